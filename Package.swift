@@ -1,0 +1,51 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "AsyncSocketKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "AsyncSocketKit", targets: ["AsyncSocketKit"]),
+        .executable(name: "asyncsocket", targets: ["AsyncSocketCommand"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibevent",
+            pkgConfig: "libevent_pthreads",
+            providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "CAsyncSocketShims", dependencies: ["CLibevent", "COpenSSL"]),
+        .target(
+            name: "AsyncSocketKit",
+            dependencies: [
+                "CLibevent",
+                "CAsyncSocketShims",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "AsyncSocketCommand",
+            dependencies: [
+                "AsyncSocketKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "AsyncSocketKitTests",
+            dependencies: ["AsyncSocketKit", "CAsyncSocketShims"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,494 @@
+import CAsyncSocketShims
+import CLibevent
+import DequeModule
+import Foundation
+import Synchronization
+
+/// A per-thread run loop on libevent, playing the role `NSRunLoop`/`CFRunLoop` played for the
+/// original `AsyncSocket`.
+///
+/// Each thread has one loop (``current``, created lazily); ``main`` is the main thread's. A loop owns
+/// timers (``addTimer(after:repeating:modes:_:)``), file-descriptor sources
+/// (``addFileSource(_:modes:_:)``) and blocks queued with ``perform(inModes:_:)``, each registered in a
+/// set of ``RunLoopMode``s and serviced only while the loop runs in one of them. Nothing is lost while
+/// the loop runs in another mode: a file descriptor stays level-triggered and a due timer fires as soon
+/// as a matching mode runs.
+///
+/// A callback may run the loop again, in another mode or in the same one (a nested, "modal" run);
+/// ``stop()`` ends the innermost run.
+///
+/// Only ``perform(inModes:_:)``, ``stop()`` and ``description`` may be used from other threads. Every
+/// other call made on a thread that does not own the loop stops the program with a message naming the
+/// call and both threads.
+public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
+    /// Why ``run(mode:before:)`` returned (the values of `CFRunLoopRunInMode`'s results).
+    public enum RunResult: Int, Sendable {
+        /// The mode had nothing to wait for: no sources, no timers, no queued blocks (or it was ``RunLoopMode/common``).
+        case finished = 1
+        /// ``stop()`` was called.
+        case stopped = 2
+        /// The deadline passed.
+        case timedOut = 3
+        /// A source, a timer or a queued block was handled.
+        case handledSource = 4
+    }
+
+    let ownerThread: pthread_t
+    let ownerThreadID: Int32
+    private let wakeFileDescriptor: Int32
+    private let inbox = Mutex(LoopInbox())
+    /// Set by other threads after they change the inbox; lets the loop skip the lock when idle.
+    private let attention = Atomic<Bool>(false)
+    private var spareInboxItems: [PerformItem] = []
+    private var contexts: [RunLoopMode: ModeContext] = [:]
+    private var common: Set<RunLoopMode> = [.default]
+    private var queue = Deque<QueuedPerform>()
+    private var nextSequence: UInt64 = 0
+    private var frames: [ModeContext] = []
+    private var readyLists: [[EventRegistration]] = []
+    private var pendingStop = false
+    private var isInvalidated = false
+    var fileSources: [ObjectIdentifier: RunLoopFileSource] = [:]
+    var timers: [ObjectIdentifier: RunLoopTimer] = [:]
+    /// Non-zero while a worker thread keeps the loop alive without sources (``EventRunLoopThread``).
+    private var keepAliveCount = 0
+
+    init(ownerThread: pthread_t, ownerThreadID: Int32) {
+        Self.configureLibevent
+        self.ownerThread = ownerThread
+        self.ownerThreadID = ownerThreadID
+        let fd = ask_eventfd_create()
+        guard fd >= 0 else {
+            fatalError("EventRunLoop: eventfd failed: \(String(cString: strerror(ask_errno())))")
+        }
+        wakeFileDescriptor = fd
+    }
+
+    deinit {
+        if !isInvalidated {
+            invalidate()
+        }
+    }
+
+    private static let configureLibevent: Void = {
+        // Only libevent's global structures (evdns among them) take these locks; each base is
+        // created with EVENT_BASE_FLAG_NOLOCK because it is confined to its loop's thread.
+        _ = evthread_use_pthreads()
+    }()
+
+    // MARK: Finding loops
+
+    /// The calling thread's loop, created on first use.
+    public static var current: EventRunLoop {
+        if let stored = pthread_getspecific(LoopThreadStorage.key) {
+            return Unmanaged<EventRunLoop>.fromOpaque(stored).takeUnretainedValue()
+        }
+        let loop: EventRunLoop
+        if ask_is_main_thread() != 0 {
+            loop = main
+        } else {
+            loop = EventRunLoop(ownerThread: pthread_self(), ownerThreadID: ask_gettid())
+        }
+        pthread_setspecific(LoopThreadStorage.key, Unmanaged.passRetained(loop).toOpaque())
+        return loop
+    }
+
+    /// The main thread's loop. It may be fetched from any thread, but runs and registers only on the
+    /// main thread.
+    public static var main: EventRunLoop {
+        mainLoop.withLock { stored in
+            if let stored { return stored }
+            let loop = EventRunLoop(ownerThread: ask_main_pthread(), ownerThreadID: getpid())
+            stored = loop
+            return loop
+        }
+    }
+
+    private static let mainLoop = Mutex<EventRunLoop?>(nil)
+
+    /// Whether the calling thread owns this loop.
+    public var isCurrent: Bool { pthread_equal(pthread_self(), ownerThread) != 0 }
+
+    /// One line naming the owning thread.
+    public var description: String {
+        "<EventRunLoop thread \(ownerThreadID)>"
+    }
+
+    // MARK: Modes
+
+    /// The modes ``RunLoopMode/common`` stands for; initially `[.default]`.
+    public var commonModes: Set<RunLoopMode> {
+        checkThread("commonModes")
+        return common
+    }
+
+    /// Adds `mode` to the common modes: everything registered in ``RunLoopMode/common`` starts being
+    /// serviced in `mode` too. Adding ``RunLoopMode/common`` itself or a mode already common does nothing.
+    public func addCommonMode(_ mode: RunLoopMode) {
+        checkThread("addCommonMode(_:)")
+        guard mode != .common, !common.contains(mode) else { return }
+        common.insert(mode)
+        for source in fileSources.values where source.modes.contains(.common) {
+            source.updateRegistrations()
+        }
+        for timer in timers.values where timer.modes.contains(.common) {
+            timer.updateRegistrations()
+        }
+    }
+
+    /// The mode of the innermost run in progress, or `nil` when the loop is not running.
+    public var currentMode: RunLoopMode? {
+        checkThread("currentMode")
+        return frames.last?.mode
+    }
+
+    /// The concrete modes `modes` stands for: ``RunLoopMode/common`` expanded, duplicates removed.
+    func effectiveModes(_ modes: [RunLoopMode]) -> [RunLoopMode] {
+        var result: [RunLoopMode] = []
+        for mode in modes {
+            if mode == .common {
+                for commonMode in common.sorted(by: { $0.rawValue < $1.rawValue })
+                where !result.contains(commonMode) {
+                    result.append(commonMode)
+                }
+            } else if !result.contains(mode) {
+                result.append(mode)
+            }
+        }
+        return result
+    }
+
+    func matches(_ modes: [RunLoopMode], _ mode: RunLoopMode) -> Bool {
+        for candidate in modes {
+            if candidate == mode || (candidate == .common && common.contains(mode)) {
+                return true
+            }
+        }
+        return false
+    }
+
+    func context(for mode: RunLoopMode) -> ModeContext {
+        if let context = contexts[mode] {
+            return context
+        }
+        let context = ModeContext(mode: mode, loop: self, wakeFileDescriptor: wakeFileDescriptor)
+        contexts[mode] = context
+        return context
+    }
+
+    // MARK: Running
+
+    /// Runs the loop in ``RunLoopMode/default`` until ``stop()`` is called or nothing is left to wait
+    /// for (`CFRunLoopRun`).
+    public func run() {
+        checkThread("run()")
+        while true {
+            let result = runMode(.default, deadline: .max, returnAfterSourceHandled: false)
+            if result == .stopped || result == .finished {
+                return
+            }
+        }
+    }
+
+    /// Runs the loop once in `mode`: until a source, timer or block is handled, the deadline passes,
+    /// ``stop()`` is called, or the mode has nothing to wait for.
+    ///
+    /// A deadline in the past polls once without waiting. Running ``RunLoopMode/common`` returns
+    /// ``RunResult/finished`` at once, as `CFRunLoopRunInMode` does. Unlike CoreFoundation, a timer
+    /// that fires counts as a handled source.
+    @discardableResult
+    public func run(mode: RunLoopMode = .default, before deadline: Date) -> RunResult {
+        checkThread("run(mode:before:)")
+        return runMode(mode, deadline: Self.monotonicDeadline(deadline), returnAfterSourceHandled: true)
+    }
+
+    /// Runs the loop once in `mode` for at most `seconds`; see ``run(mode:before:)``.
+    @discardableResult
+    public func run(mode: RunLoopMode = .default, timeout seconds: TimeInterval) -> RunResult {
+        checkThread("run(mode:timeout:)")
+        return runMode(
+            mode, deadline: Self.monotonicDeadline(seconds: seconds), returnAfterSourceHandled: true)
+    }
+
+    /// Makes the innermost run in progress return ``RunResult/stopped``; when the loop is not running,
+    /// the next run returns at once (`CFRunLoopStop`). Callable from any thread.
+    public func stop() {
+        if isCurrent {
+            pendingStop = true
+            return
+        }
+        post { $0.stopRequested = true }
+    }
+
+    static func monotonicDeadline(_ date: Date) -> UInt64 {
+        monotonicDeadline(seconds: date.timeIntervalSinceNow)
+    }
+
+    static func monotonicDeadline(seconds: TimeInterval) -> UInt64 {
+        guard seconds.isFinite, seconds < 1e9 else { return .max }
+        return ask_monotonic_ns() &+ UInt64((max(0, seconds) * 1e9).rounded(.up))
+    }
+
+    func runMode(_ mode: RunLoopMode, deadline: UInt64, returnAfterSourceHandled: Bool) -> RunResult {
+        guard mode != .common, !isInvalidated else { return .finished }
+        if takeStopRequest() {
+            return .stopped
+        }
+        let context = self.context(for: mode)
+        if isEmpty(context) {
+            return .finished
+        }
+        let depth = frames.count
+        frames.append(context)
+        if readyLists.count <= depth {
+            readyLists.append([])
+        }
+        defer { frames.removeLast() }
+        while true {
+            var handled = runQueuedBlocks(in: context)
+            if takeStopRequest() {
+                return .stopped
+            }
+            if handled && returnAfterSourceHandled {
+                return .handledSource
+            }
+            let now = ask_monotonic_ns()
+            var blocking = now < deadline && !hasQueuedBlocks(for: context)
+            if blocking {
+                blocking = prepareToSleep()
+            }
+            context.poll(blocking: blocking, timeoutNanoseconds: deadline == .max ? nil : deadline &- now)
+            if blocking {
+                inbox.withLock {
+                    $0.isSleeping = false
+                    $0.wakePosted = false
+                }
+            }
+            handled = dispatchReady(depth: depth) || handled
+            if takeStopRequest() {
+                return .stopped
+            }
+            if handled && returnAfterSourceHandled {
+                return .handledSource
+            }
+            if ask_monotonic_ns() >= deadline {
+                return .timedOut
+            }
+            if isEmpty(context) {
+                return .finished
+            }
+        }
+    }
+
+    private func isEmpty(_ context: ModeContext) -> Bool {
+        absorbInbox()
+        return context.registeredCount == 0 && keepAliveCount == 0 && !hasQueuedBlocks(for: context)
+    }
+
+    /// Called by a registration's libevent callback while its base polls.
+    func collectReady(_ registration: EventRegistration) {
+        readyLists[frames.count - 1].append(registration)
+    }
+
+    private func dispatchReady(depth: Int) -> Bool {
+        var handled = false
+        var index = 0
+        while index < readyLists[depth].count {
+            let registration = readyLists[depth][index]
+            index += 1
+            if dispatch(registration) {
+                handled = true
+            }
+        }
+        readyLists[depth].removeAll(keepingCapacity: true)
+        return handled
+    }
+
+    private func dispatch(_ registration: EventRegistration) -> Bool {
+        guard registration.isLive else { return false }
+        switch registration.kind {
+        case .readable:
+            guard let source = registration.fileSource, source.wantsReadable else { return false }
+            source.handler(.readable)
+            return true
+        case .writable:
+            guard let source = registration.fileSource, source.wantsWritable else { return false }
+            source.handler(.writable)
+            return true
+        case .timer:
+            guard let timer = registration.timer else { return false }
+            return timer.fire(from: registration)
+        }
+    }
+
+    // MARK: Queued blocks
+
+    /// Queues `block` to run on this loop's thread the next time the loop runs in one of `modes`
+    /// (FIFO). Callable from any thread; wakes a sleeping loop at once. Blocks queued to a loop whose
+    /// thread has ended are dropped.
+    public func perform(inModes modes: [RunLoopMode] = [.common], _ block: @escaping @Sendable () -> Void) {
+        let item = PerformItem(modes: modes, action: block)
+        if isCurrent {
+            schedule(item)
+        } else {
+            post { $0.items.append(item) }
+        }
+    }
+
+    /// Queues `item` from the loop's own thread; an item already queued keeps its place.
+    func schedule(_ item: PerformItem) {
+        guard !item.isScheduled else { return }
+        absorbInbox()
+        enqueue(item)
+    }
+
+    /// Takes a queued item out; it will not run unless scheduled again.
+    func cancel(_ item: PerformItem) {
+        guard item.isScheduled else { return }
+        item.isScheduled = false
+        item.generation &+= 1
+    }
+
+    private func enqueue(_ item: PerformItem) {
+        item.isScheduled = true
+        item.generation &+= 1
+        queue.append(QueuedPerform(item: item, generation: item.generation, sequence: nextSequence))
+        nextSequence &+= 1
+    }
+
+    private func post(_ change: (inout LoopInbox) -> Void) {
+        let wake = inbox.withLock { state -> Bool in
+            guard !state.isInvalidated else { return false }
+            change(&state)
+            guard state.isSleeping, !state.wakePosted else { return false }
+            state.wakePosted = true
+            return true
+        }
+        attention.store(true, ordering: .releasing)
+        if wake {
+            ask_eventfd_signal(wakeFileDescriptor)
+        }
+    }
+
+    /// Moves what other threads posted into the loop's own queue and flags.
+    private func absorbInbox() {
+        guard attention.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let stop = inbox.withLock { state -> Bool in
+            swap(&state.items, &spareInboxItems)
+            let stop = state.stopRequested
+            state.stopRequested = false
+            return stop
+        }
+        if stop {
+            pendingStop = true
+        }
+        for item in spareInboxItems {
+            enqueue(item)
+        }
+        spareInboxItems.removeAll(keepingCapacity: true)
+    }
+
+    private func takeStopRequest() -> Bool {
+        absorbInbox()
+        guard pendingStop else { return false }
+        pendingStop = false
+        return true
+    }
+
+    /// Marks the loop asleep unless something arrived meanwhile (then it must poll without waiting).
+    private func prepareToSleep() -> Bool {
+        inbox.withLock { state in
+            if !state.items.isEmpty || state.stopRequested {
+                return false
+            }
+            state.isSleeping = true
+            return true
+        }
+    }
+
+    private func hasQueuedBlocks(for context: ModeContext) -> Bool {
+        queue.contains { $0.isCurrent && matches($0.item.modes, context.mode) }
+    }
+
+    /// Runs, in FIFO order, the blocks for this mode that were queued before the pass began; blocks
+    /// queued meanwhile wait for the next pass, as CoreFoundation does.
+    private func runQueuedBlocks(in context: ModeContext) -> Bool {
+        absorbInbox()
+        let limit = nextSequence
+        var handled = false
+        var skipped: [QueuedPerform] = []
+        while let entry = queue.first, entry.sequence < limit {
+            queue.removeFirst()
+            guard entry.isCurrent else { continue }
+            guard matches(entry.item.modes, context.mode) else {
+                skipped.append(entry)
+                continue
+            }
+            entry.item.isScheduled = false
+            entry.item.action()
+            handled = true
+        }
+        if !skipped.isEmpty {
+            queue.prepend(contentsOf: skipped)
+        }
+        return handled
+    }
+
+    // MARK: Worker threads and shutdown
+
+    func retainForWorker() {
+        keepAliveCount += 1
+    }
+
+    /// Asks a worker loop to end its thread (see ``EventRunLoopThread``).
+    func requestTermination() {
+        post {
+            $0.terminateRequested = true
+            $0.stopRequested = true
+        }
+    }
+
+    var isTerminationRequested: Bool {
+        inbox.withLock { $0.terminateRequested }
+    }
+
+    /// Frees every libevent object and file descriptor of the loop; blocks queued later are dropped.
+    /// Runs on the owning thread when it exits, or in `deinit`.
+    func invalidate() {
+        guard !isInvalidated else { return }
+        isInvalidated = true
+        inbox.withLock {
+            $0.isInvalidated = true
+            $0.items.removeAll()
+        }
+        for source in Array(fileSources.values) {
+            source.cancel()
+        }
+        for timer in Array(timers.values) {
+            timer.invalidate()
+        }
+        queue.removeAll()
+        for context in contexts.values {
+            context.invalidate()
+        }
+        contexts.removeAll()
+        close(wakeFileDescriptor)
+    }
+
+    // MARK: Thread affinity
+
+    @inline(__always)
+    func checkThread(_ call: StaticString) {
+        if pthread_equal(pthread_self(), ownerThread) == 0 {
+            threadViolation(call)
+        }
+    }
+
+    private func threadViolation(_ call: StaticString) -> Never {
+        let caller = ThreadDescription.current()
+        let owner = ThreadDescription(thread: ownerThread, threadID: ownerThreadID)
+        fatalError(
+            "EventRunLoop.\(call) called on thread \(caller), but this loop belongs to thread \(owner); "
+                + "only perform(inModes:_:) and stop() may be used from other threads")
+    }
+}

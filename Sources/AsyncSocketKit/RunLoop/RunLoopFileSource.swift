@@ -1,0 +1,147 @@
+/// A file descriptor watched by an ``EventRunLoop`` for readability and writability.
+///
+/// Made by ``EventRunLoop/addFileSource(_:modes:_:)``. The descriptor is level-triggered: while
+/// ``wantsReadable`` is set and unread bytes wait, the handler is called on every pass of the loop in
+/// one of the source's modes. The source never closes the descriptor. It must be used on its loop's
+/// thread.
+public final class RunLoopFileSource {
+    /// What the handler is told.
+    public enum Event: Sendable {
+        /// The descriptor can be read (or has reached end of file or an error).
+        case readable
+        /// The descriptor can be written.
+        case writable
+    }
+
+    /// The watched descriptor.
+    public let fileDescriptor: Int32
+    /// The loop the source belongs to.
+    public let loop: EventRunLoop
+    let handler: (Event) -> Void
+    /// The modes the source was registered in, as given (``RunLoopMode/common`` unexpanded).
+    public private(set) var modes: [RunLoopMode]
+    private var registrations: [(read: EventRegistration, write: EventRegistration)] = []
+    /// Whether ``cancel()`` was called (or the loop's thread ended).
+    public private(set) var isCancelled = false
+
+    init(fileDescriptor: Int32, loop: EventRunLoop, modes: [RunLoopMode], handler: @escaping (Event) -> Void) {
+        self.fileDescriptor = fileDescriptor
+        self.loop = loop
+        self.modes = modes
+        self.handler = handler
+    }
+
+    /// Whether the handler wants ``Event/readable``; off by default.
+    public var wantsReadable = false {
+        didSet {
+            guard wantsReadable != oldValue else { return }
+            loop.checkThread("RunLoopFileSource.wantsReadable")
+            for pair in registrations {
+                apply(wantsReadable, to: pair.read)
+            }
+        }
+    }
+
+    /// Whether the handler wants ``Event/writable``; off by default.
+    public var wantsWritable = false {
+        didSet {
+            guard wantsWritable != oldValue else { return }
+            loop.checkThread("RunLoopFileSource.wantsWritable")
+            for pair in registrations {
+                apply(wantsWritable, to: pair.write)
+            }
+        }
+    }
+
+    private func apply(_ wanted: Bool, to registration: EventRegistration) {
+        if wanted {
+            if !registration.isAdded {
+                registration.add()
+            }
+        } else {
+            registration.remove()
+        }
+    }
+
+    /// Replaces the source's modes. An empty list leaves the source registered but serviced nowhere.
+    public func setModes(_ modes: [RunLoopMode]) {
+        loop.checkThread("RunLoopFileSource.setModes(_:)")
+        guard !isCancelled else { return }
+        self.modes = modes
+        updateRegistrations()
+    }
+
+    /// Adds one mode.
+    public func addMode(_ mode: RunLoopMode) {
+        guard !modes.contains(mode) else { return }
+        setModes(modes + [mode])
+    }
+
+    /// Removes one mode; the source stops being serviced there.
+    public func removeMode(_ mode: RunLoopMode) {
+        setModes(modes.filter { $0 != mode })
+    }
+
+    /// Stops watching the descriptor for good. Events already collected in this pass are dropped.
+    public func cancel() {
+        loop.checkThread("RunLoopFileSource.cancel()")
+        tearDown()
+    }
+
+    /// Makes the registrations match the effective modes (after a mode change or a new common mode).
+    func updateRegistrations() {
+        let wanted = loop.effectiveModes(modes)
+        var kept: [(read: EventRegistration, write: EventRegistration)] = []
+        for pair in registrations {
+            if wanted.contains(pair.read.context.mode) {
+                kept.append(pair)
+            } else {
+                pair.read.context.registeredCount -= 1
+                pair.read.retire()
+                pair.write.retire()
+            }
+        }
+        for mode in wanted where !kept.contains(where: { $0.read.context.mode == mode }) {
+            let context = loop.context(for: mode)
+            context.registeredCount += 1
+            let read = EventRegistration(kind: .readable, context: context, fileDescriptor: fileDescriptor)
+            let write = EventRegistration(kind: .writable, context: context, fileDescriptor: fileDescriptor)
+            read.fileSource = self
+            write.fileSource = self
+            apply(wantsReadable, to: read)
+            apply(wantsWritable, to: write)
+            kept.append((read, write))
+        }
+        registrations = kept
+    }
+
+    /// Retires every registration without the thread check (also used when the loop is torn down).
+    func tearDown() {
+        guard !isCancelled else { return }
+        isCancelled = true
+        for pair in registrations {
+            pair.read.context.registeredCount -= 1
+            pair.read.retire()
+            pair.write.retire()
+        }
+        registrations.removeAll()
+        loop.fileSources[ObjectIdentifier(self)] = nil
+    }
+}
+
+extension EventRunLoop {
+    /// Watches `fileDescriptor` in `modes`. The handler runs on this loop's thread whenever the loop,
+    /// running in one of the modes, finds the descriptor readable (while
+    /// ``RunLoopFileSource/wantsReadable`` is set) or writable (while ``RunLoopFileSource/wantsWritable``
+    /// is set). Both start off.
+    public func addFileSource(
+        _ fileDescriptor: Int32, modes: [RunLoopMode] = [.default],
+        _ handler: @escaping (RunLoopFileSource.Event) -> Void
+    ) -> RunLoopFileSource {
+        checkThread("addFileSource(_:modes:_:)")
+        let source = RunLoopFileSource(fileDescriptor: fileDescriptor, loop: self, modes: modes, handler: handler)
+        fileSources[ObjectIdentifier(source)] = source
+        source.updateRegistrations()
+        return source
+    }
+}

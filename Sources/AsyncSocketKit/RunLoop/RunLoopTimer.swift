@@ -1,0 +1,171 @@
+import CAsyncSocketShims
+import Foundation
+
+/// A one-shot or repeating timer of an ``EventRunLoop``.
+///
+/// Made by ``EventRunLoop/addTimer(after:repeating:modes:_:)``. Deadlines are exact (no tolerance) and
+/// a timer never fires early; it fires late only by the time the loop needed to come round, or while
+/// the loop runs in none of the timer's modes. A repeating timer that missed several intervals fires
+/// once and continues at the next interval boundary. It must be used on its loop's thread.
+public final class RunLoopTimer {
+    /// The loop the timer belongs to.
+    public let loop: EventRunLoop
+    /// The repeat interval in seconds, or `nil` for a one-shot timer.
+    public let repeatInterval: TimeInterval?
+    let handler: (RunLoopTimer) -> Void
+    /// The modes the timer was registered in, as given (``RunLoopMode/common`` unexpanded).
+    public private(set) var modes: [RunLoopMode]
+    /// Whether the timer can still fire: not invalidated and, if one-shot, not yet fired.
+    public private(set) var isValid = true
+    /// A one-shot timer made with `keepsAfterFiring` stays valid, disarmed, after firing.
+    private let keepsAfterFiring: Bool
+    private(set) var isArmed = false
+    private var deadline: UInt64 = 0
+    private var registrations: [EventRegistration] = []
+
+    init(
+        loop: EventRunLoop, modes: [RunLoopMode], repeatInterval: TimeInterval?, keepsAfterFiring: Bool,
+        handler: @escaping (RunLoopTimer) -> Void
+    ) {
+        self.loop = loop
+        self.modes = modes
+        self.repeatInterval = repeatInterval
+        self.keepsAfterFiring = keepsAfterFiring
+        self.handler = handler
+    }
+
+    /// Sets the next firing `seconds` from now (also for a timer that has not fired yet).
+    public func rearm(after seconds: TimeInterval) {
+        loop.checkThread("RunLoopTimer.rearm(after:)")
+        guard isValid else { return }
+        arm(at: EventRunLoop.monotonicDeadline(seconds: seconds))
+    }
+
+    /// Stops a timer made to be reused (``EventRunLoop/addReusableTimer(modes:_:)``) until rearmed.
+    func disarm() {
+        isArmed = false
+        for registration in registrations {
+            registration.remove()
+        }
+    }
+
+    /// Stops the timer for good.
+    public func invalidate() {
+        loop.checkThread("RunLoopTimer.invalidate()")
+        tearDown()
+    }
+
+    /// Replaces the timer's modes.
+    public func setModes(_ modes: [RunLoopMode]) {
+        loop.checkThread("RunLoopTimer.setModes(_:)")
+        guard isValid else { return }
+        self.modes = modes
+        updateRegistrations()
+    }
+
+    private func arm(at deadline: UInt64) {
+        self.deadline = deadline
+        isArmed = true
+        let now = ask_monotonic_ns()
+        let remaining = deadline > now ? deadline - now : 0
+        for registration in registrations {
+            registration.remove()
+            registration.add(timeoutNanoseconds: remaining)
+        }
+    }
+
+    /// Called when one of the timer's events fired; returns whether the handler ran.
+    func fire(from registration: EventRegistration) -> Bool {
+        guard isValid, isArmed else { return false }
+        let now = ask_monotonic_ns()
+        if now < deadline {
+            // libevent's clock is coarser than ours: wait out the rest rather than fire early.
+            registration.remove()
+            registration.add(timeoutNanoseconds: deadline - now)
+            return false
+        }
+        if let repeatInterval {
+            let step = max(UInt64(repeatInterval * 1e9), 1)
+            let missed = (now - deadline) / step
+            arm(at: deadline + (missed + 1) * step)
+        } else {
+            disarm()
+        }
+        handler(self)
+        if repeatInterval == nil, !isArmed, !keepsAfterFiring {
+            tearDown()
+        }
+        return true
+    }
+
+    func updateRegistrations() {
+        let wanted = loop.effectiveModes(modes)
+        var kept: [EventRegistration] = []
+        for registration in registrations {
+            if wanted.contains(registration.context.mode) {
+                kept.append(registration)
+            } else {
+                registration.context.registeredCount -= 1
+                registration.retire()
+            }
+        }
+        let now = ask_monotonic_ns()
+        for mode in wanted where !kept.contains(where: { $0.context.mode == mode }) {
+            let context = loop.context(for: mode)
+            context.registeredCount += 1
+            let registration = EventRegistration(kind: .timer, context: context, fileDescriptor: -1)
+            registration.timer = self
+            if isArmed {
+                registration.add(timeoutNanoseconds: deadline > now ? deadline - now : 0)
+            }
+            kept.append(registration)
+        }
+        registrations = kept
+    }
+
+    /// Retires every registration without the thread check (also used when the loop is torn down).
+    func tearDown() {
+        guard isValid else { return }
+        isValid = false
+        isArmed = false
+        for registration in registrations {
+            registration.context.registeredCount -= 1
+            registration.retire()
+        }
+        registrations.removeAll()
+        loop.timers[ObjectIdentifier(self)] = nil
+    }
+}
+
+extension EventRunLoop {
+    /// Adds a timer that fires `seconds` from now in `modes`, then every `repeating` seconds if given.
+    /// A one-shot timer is invalidated after it fires unless its handler rearmed it.
+    @discardableResult
+    public func addTimer(
+        after seconds: TimeInterval, repeating: TimeInterval? = nil, modes: [RunLoopMode] = [.default],
+        _ handler: @escaping (RunLoopTimer) -> Void
+    ) -> RunLoopTimer {
+        checkThread("addTimer(after:repeating:modes:_:)")
+        let timer = RunLoopTimer(
+            loop: self, modes: modes, repeatInterval: repeating.map { max($0, 0) }, keepsAfterFiring: false,
+            handler: handler)
+        register(timer)
+        timer.rearm(after: seconds)
+        return timer
+    }
+
+    /// A disarmed one-shot timer that stays valid after firing, for owners that arm it again and again
+    /// (a socket's read, write and connect timeouts): no allocation per use.
+    func addReusableTimer(modes: [RunLoopMode], _ handler: @escaping (RunLoopTimer) -> Void) -> RunLoopTimer {
+        checkThread("addReusableTimer(modes:_:)")
+        let timer = RunLoopTimer(
+            loop: self, modes: modes, repeatInterval: nil, keepsAfterFiring: true, handler: handler)
+        register(timer)
+        return timer
+    }
+
+    private func register(_ timer: RunLoopTimer) {
+        timers[ObjectIdentifier(timer)] = timer
+        timer.updateRegistrations()
+    }
+}

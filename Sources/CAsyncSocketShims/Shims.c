@@ -1,0 +1,49 @@
+#define _GNU_SOURCE
+#include "AsyncSocketShims.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static pthread_t main_pthread;
+
+// Runs on the main thread while the binary loads, before any Swift code.
+__attribute__((constructor)) static void ask_record_main_thread(void) { main_pthread = pthread_self(); }
+
+pthread_t ask_main_pthread(void) { return main_pthread; }
+
+int ask_is_main_thread(void) { return pthread_equal(pthread_self(), main_pthread) != 0; }
+
+int32_t ask_gettid(void) { return (int32_t)syscall(SYS_gettid); }
+
+void ask_thread_name(pthread_t thread, char *buffer, size_t length) {
+    if (length == 0) return;
+    if (pthread_getname_np(thread, buffer, length) != 0) buffer[0] = 0;
+}
+
+void ask_set_thread_name(const char *name) { pthread_setname_np(pthread_self(), name); }
+
+int ask_eventfd_create(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+void ask_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    ssize_t rc;
+    do { rc = write(fd, &one, sizeof one); } while (rc < 0 && errno == EINTR);
+}
+
+void ask_eventfd_drain(int fd) {
+    uint64_t value;
+    ssize_t rc;
+    do { rc = read(fd, &value, sizeof value); } while (rc < 0 && errno == EINTR);
+}
+
+int ask_errno(void) { return errno; }
+
+uint64_t ask_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

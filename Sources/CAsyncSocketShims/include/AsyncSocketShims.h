@@ -1,0 +1,40 @@
+// C helpers for what Swift cannot import directly: macros, GNU extensions and
+// variadic or thread-identity calls. Every name starts with `ask_`.
+#ifndef ASYNCSOCKET_SHIMS_H
+#define ASYNCSOCKET_SHIMS_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/// The pthread of the process's main thread (recorded by a load-time constructor).
+pthread_t ask_main_pthread(void);
+
+/// Whether the calling thread is the process's main thread.
+int ask_is_main_thread(void);
+
+/// The kernel thread id of the calling thread.
+int32_t ask_gettid(void);
+
+/// Writes the name of `thread` (at most 15 characters) into `buffer`; "" when unknown.
+void ask_thread_name(pthread_t thread, char *buffer, size_t length);
+
+/// Names the calling thread (Linux keeps at most 15 characters).
+void ask_set_thread_name(const char *name);
+
+/// A non-blocking, close-on-exec eventfd with a zero counter, or -1 with errno set.
+int ask_eventfd_create(void);
+
+/// Adds one to an eventfd's counter (wakes a poller); never blocks.
+void ask_eventfd_signal(int fd);
+
+/// Resets an eventfd's counter to zero; never blocks.
+void ask_eventfd_drain(int fd);
+
+/// The current value of errno (for call sites where Swift's `errno` is awkward).
+int ask_errno(void);
+
+/// CLOCK_MONOTONIC in nanoseconds.
+uint64_t ask_monotonic_ns(void);
+
+#endif
