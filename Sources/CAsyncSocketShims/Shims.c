@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,6 +39,17 @@ void ask_eventfd_drain(int fd) {
     uint64_t value;
     ssize_t rc;
     do { rc = read(fd, &value, sizeof value); } while (rc < 0 && errno == EINTR);
+}
+
+int ask_timerfd_create(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC); }
+
+void ask_timerfd_arm(int fd, uint64_t deadline_ns) {
+    struct itimerspec spec = {0};
+    // An all-zero it_value would disarm the timer; 1 ns is long past, so it expires at once.
+    if (deadline_ns == 0) deadline_ns = 1;
+    spec.it_value.tv_sec = (time_t)(deadline_ns / 1000000000ull);
+    spec.it_value.tv_nsec = (long)(deadline_ns % 1000000000ull);
+    timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
 }
 
 int ask_errno(void) { return errno; }

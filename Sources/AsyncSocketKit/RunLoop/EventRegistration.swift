@@ -1,6 +1,6 @@
 import CLibevent
 
-// One libevent `event` of a source or timer in one mode's `event_base`.
+// One libevent `event` of a file source in one mode's `event_base`.
 //
 // libevent calls `eventRegistrationFired` while the base is inside `event_base_loop`; that callback
 // only records the registration in the loop's ready list. User handlers run after
@@ -10,7 +10,6 @@ final class EventRegistration {
     enum Kind {
         case readable
         case writable
-        case timer
     }
 
     let kind: Kind
@@ -21,17 +20,11 @@ final class EventRegistration {
     /// Cleared when the owner is cancelled or leaves this mode; a stale ready-list entry is skipped.
     var isLive = true
     var fileSource: RunLoopFileSource?
-    var timer: RunLoopTimer?
 
     init(kind: Kind, context: ModeContext, fileDescriptor: Int32) {
         self.kind = kind
         self.context = context
-        let flags: Int32
-        switch kind {
-        case .readable: flags = EV_READ | EV_PERSIST
-        case .writable: flags = EV_WRITE | EV_PERSIST
-        case .timer: flags = 0
-        }
+        let flags = kind == .readable ? EV_READ | EV_PERSIST : EV_WRITE | EV_PERSIST
         // The callback argument is filled in by `event_assign` below, once `self` exists.
         guard let event = event_new(context.base, fileDescriptor, Int16(flags), eventRegistrationFired, nil)
         else {
@@ -43,13 +36,9 @@ final class EventRegistration {
             Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Makes the event pending; a timer with `timeoutNanoseconds` from now.
-    func add(timeoutNanoseconds: UInt64? = nil) {
-        if var tv = timeoutNanoseconds.map(timeval.init(nanoseconds:)) {
-            event_add(event, &tv)
-        } else {
-            event_add(event, nil)
-        }
+    /// Makes the event pending.
+    func add() {
+        event_add(event, nil)
         isAdded = true
     }
 
@@ -64,24 +53,13 @@ final class EventRegistration {
         remove()
         isLive = false
         fileSource = nil
-        timer = nil
         event_free(event)
     }
 }
 
 private func eventRegistrationFired(_ fd: Int32, _ what: Int16, _ argument: UnsafeMutableRawPointer?) {
     guard let argument else { return }
-    let registration = Unmanaged<EventRegistration>.fromOpaque(argument).takeUnretainedValue()
-    if registration.kind == .timer {
-        registration.isAdded = false
-    }
-    registration.context.loop.collectReady(registration)
-}
-
-extension timeval {
-    init(nanoseconds: UInt64) {
-        self.init(
-            tv_sec: Int(nanoseconds / 1_000_000_000),
-            tv_usec: Int((nanoseconds % 1_000_000_000) / 1_000))
+    Unmanaged<EventRegistration>.fromOpaque(argument)._withUnsafeGuaranteedRef {
+        $0.context.loop.collectReady($0)
     }
 }

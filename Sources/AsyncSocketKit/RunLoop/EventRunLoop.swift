@@ -44,6 +44,7 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     private var common: Set<RunLoopMode> = [.default]
     private var queue = Deque<QueuedPerform>()
     private var nextSequence: UInt64 = 0
+    private var timerSequence: UInt64 = 0
     private var frames: [ModeContext] = []
     private var readyLists: [[EventRegistration]] = []
     private var pendingStop = false
@@ -167,6 +168,11 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
         return false
     }
 
+    func nextTimerSequence() -> UInt64 {
+        timerSequence &+= 1
+        return timerSequence
+    }
+
     func context(for mode: RunLoopMode) -> ModeContext {
         if let context = contexts[mode] {
             return context
@@ -252,18 +258,20 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
             if handled && returnAfterSourceHandled {
                 return .handledSource
             }
-            let now = ask_monotonic_ns()
-            var blocking = now < deadline && !hasQueuedBlocks(for: context)
+            let wakeAt = min(deadline, context.nextTimerDeadline)
+            var blocking = ask_monotonic_ns() < wakeAt && !hasQueuedBlocks(for: context)
             if blocking {
                 blocking = prepareToSleep()
             }
-            context.poll(blocking: blocking, timeoutNanoseconds: deadline == .max ? nil : deadline &- now)
+            let timerLimit = timerSequence &+ 1
+            context.poll(blocking: blocking, wakeAt: wakeAt)
             if blocking {
                 inbox.withLock {
                     $0.isSleeping = false
                     $0.wakePosted = false
                 }
             }
+            handled = context.fireDueTimers(sequenceLimit: timerLimit) || handled
             handled = dispatchReady(depth: depth) || handled
             if takeStopRequest() {
                 return .stopped
@@ -305,20 +313,16 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     }
 
     private func dispatch(_ registration: EventRegistration) -> Bool {
-        guard registration.isLive else { return false }
+        guard registration.isLive, let source = registration.fileSource else { return false }
         switch registration.kind {
         case .readable:
-            guard let source = registration.fileSource, source.wantsReadable else { return false }
+            guard source.wantsReadable else { return false }
             source.handler(.readable)
-            return true
         case .writable:
-            guard let source = registration.fileSource, source.wantsWritable else { return false }
+            guard source.wantsWritable else { return false }
             source.handler(.writable)
-            return true
-        case .timer:
-            guard let timer = registration.timer else { return false }
-            return timer.fire(from: registration)
         }
+        return true
     }
 
     // MARK: Queued blocks

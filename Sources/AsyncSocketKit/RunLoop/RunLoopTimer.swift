@@ -1,4 +1,3 @@
-import CAsyncSocketShims
 import Foundation
 
 /// A one-shot or repeating timer of an ``EventRunLoop``.
@@ -21,7 +20,7 @@ public final class RunLoopTimer {
     private let keepsAfterFiring: Bool
     private(set) var isArmed = false
     private var deadline: UInt64 = 0
-    private var registrations: [EventRegistration] = []
+    private var slots: [TimerSlot] = []
 
     init(
         loop: EventRunLoop, modes: [RunLoopMode], repeatInterval: TimeInterval?, keepsAfterFiring: Bool,
@@ -44,8 +43,8 @@ public final class RunLoopTimer {
     /// Stops a timer made to be reused (``EventRunLoop/addReusableTimer(modes:_:)``) until rearmed.
     func disarm() {
         isArmed = false
-        for registration in registrations {
-            registration.remove()
+        for slot in slots {
+            slot.context.timers.remove(slot)
         }
     }
 
@@ -66,24 +65,22 @@ public final class RunLoopTimer {
     private func arm(at deadline: UInt64) {
         self.deadline = deadline
         isArmed = true
-        let now = ask_monotonic_ns()
-        let remaining = deadline > now ? deadline - now : 0
-        for registration in registrations {
-            registration.remove()
-            registration.add(timeoutNanoseconds: remaining)
+        let sequence = loop.nextTimerSequence()
+        for slot in slots {
+            schedule(slot, sequence: sequence)
         }
     }
 
-    /// Called when one of the timer's events fired; returns whether the handler ran.
-    func fire(from registration: EventRegistration) -> Bool {
-        guard isValid, isArmed else { return false }
-        let now = ask_monotonic_ns()
-        if now < deadline {
-            // libevent's clock is coarser than ours: wait out the rest rather than fire early.
-            registration.remove()
-            registration.add(timeoutNanoseconds: deadline - now)
-            return false
-        }
+    private func schedule(_ slot: TimerSlot, sequence: UInt64) {
+        slot.context.timers.remove(slot)
+        slot.deadline = deadline
+        slot.sequence = sequence
+        slot.context.timers.insert(slot)
+    }
+
+    /// Called by a mode's timer heap when the deadline has passed; returns whether the handler ran.
+    func fire(now: UInt64) -> Bool {
+        guard isValid, isArmed, deadline <= now else { return false }
         if let repeatInterval {
             let step = max(UInt64(repeatInterval * 1e9), 1)
             let missed = (now - deadline) / step
@@ -100,39 +97,41 @@ public final class RunLoopTimer {
 
     func updateRegistrations() {
         let wanted = loop.effectiveModes(modes)
-        var kept: [EventRegistration] = []
-        for registration in registrations {
-            if wanted.contains(registration.context.mode) {
-                kept.append(registration)
+        var kept: [TimerSlot] = []
+        for slot in slots {
+            if wanted.contains(slot.context.mode) {
+                kept.append(slot)
             } else {
-                registration.context.registeredCount -= 1
-                registration.retire()
+                retire(slot)
             }
         }
-        let now = ask_monotonic_ns()
         for mode in wanted where !kept.contains(where: { $0.context.mode == mode }) {
             let context = loop.context(for: mode)
             context.registeredCount += 1
-            let registration = EventRegistration(kind: .timer, context: context, fileDescriptor: -1)
-            registration.timer = self
+            let slot = TimerSlot(context: context, timer: self)
             if isArmed {
-                registration.add(timeoutNanoseconds: deadline > now ? deadline - now : 0)
+                schedule(slot, sequence: kept.first?.sequence ?? loop.nextTimerSequence())
             }
-            kept.append(registration)
+            kept.append(slot)
         }
-        registrations = kept
+        slots = kept
     }
 
-    /// Retires every registration without the thread check (also used when the loop is torn down).
+    private func retire(_ slot: TimerSlot) {
+        slot.context.timers.remove(slot)
+        slot.context.registeredCount -= 1
+        slot.timer = nil
+    }
+
+    /// Retires every slot without the thread check (also used when the loop is torn down).
     func tearDown() {
         guard isValid else { return }
         isValid = false
         isArmed = false
-        for registration in registrations {
-            registration.context.registeredCount -= 1
-            registration.retire()
+        for slot in slots {
+            retire(slot)
         }
-        registrations.removeAll()
+        slots.removeAll()
         loop.timers[ObjectIdentifier(self)] = nil
     }
 }

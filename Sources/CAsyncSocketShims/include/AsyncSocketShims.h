@@ -31,6 +31,13 @@ void ask_eventfd_signal(int fd);
 /// Resets an eventfd's counter to zero; never blocks.
 void ask_eventfd_drain(int fd);
 
+/// A non-blocking, close-on-exec CLOCK_MONOTONIC timerfd, or -1 with errno set.
+int ask_timerfd_create(void);
+
+/// Arms a timerfd to expire once at the absolute CLOCK_MONOTONIC time `deadline_ns` (a time in the
+/// past expires at once).
+void ask_timerfd_arm(int fd, uint64_t deadline_ns);
+
 /// The current value of errno (for call sites where Swift's `errno` is awkward).
 int ask_errno(void);
 

@@ -31,6 +31,30 @@ struct RunResultTests {
         }
     }
 
+    @Test("a readable source whose handler never reads still lets each run return after one pass")
+    func undrainedSourceDoesNotTrapTheLoop() throws {
+        try onNewThread {
+            let loop = EventRunLoop.current
+            let (a, b) = makeSocketPair()
+            defer {
+                close(a)
+                close(b)
+            }
+            var calls = 0
+            let source = loop.addFileSource(a) { _ in calls += 1 }
+            source.wantsReadable = true
+            writeAll(b, [1])
+            for pass in 1...5 {
+                #expect(loop.run(mode: .default, timeout: 0) == .handledSource)
+                #expect(calls == pass)
+            }
+            source.wantsReadable = false
+            #expect(loop.run(mode: .default, timeout: 0.05) == .timedOut)
+            #expect(calls == 5)
+            source.cancel()
+        }
+    }
+
     @Test("stop() before a run makes that run return at once; stop() from another thread wakes it")
     func stopped() throws {
         try onNewThread {
