@@ -134,13 +134,13 @@ print("")
 print("| measure | value |")
 print("|---|---|")
 for producers in [1, 4] {
-    let rates = (0..<3).map { _ in crossThreadPerform(producers: producers, perProducer: Int(ProcessInfo.processInfo.environment["N"] ?? "250000")!) }.sorted()
+    let rates = (0..<3).map { _ in crossThreadPerform(producers: producers, perProducer: 250_000) }.sorted()
     print("| cross-thread perform, \(producers) producer thread(s), blocks/s (median of 3) | \(format(rates[1])) |")
 }
 let same = (0..<3).map { _ in sameThreadPerform(count: 1_000_000) }.sorted()
 print("| same-thread perform, blocks/s (median of 3) | \(format(same[1])) |")
-for count in (ProcessInfo.processInfo.environment["FDS"] ?? "1,100,1000").split(separator: ",").map({ Int($0)! }) {
-    let runs = (0..<3).map { _ in dispatchOverhead(count: count, passes: Int(ProcessInfo.processInfo.environment["PASSES"] ?? "0").map { $0 > 0 ? $0 : max(200, 200_000 / count) }!) }
+for count in [1, 100, 1_000] {
+    let runs = (0..<3).map { _ in dispatchOverhead(count: count, passes: max(200, 200_000 / count)) }
     let ours = runs.map(\.ours).sorted()[1]
     let raw = runs.map(\.libevent).sorted()[1]
     print(

@@ -339,6 +339,14 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// Queues `block` from the loop's own thread, like ``perform(inModes:_:)`` but without requiring a
+    /// `Sendable` block, since it never leaves the thread (`performSelector:afterDelay:0` in ported
+    /// code). Calling it from another thread stops the program.
+    public func enqueue(inModes modes: [RunLoopMode] = [.common], _ block: @escaping () -> Void) {
+        checkThread("enqueue(inModes:_:)")
+        schedule(PerformItem(modes: modes, action: block))
+    }
+
     /// Queues `item` from the loop's own thread; an item already queued keeps its place.
     func schedule(_ item: PerformItem) {
         guard !item.isScheduled else { return }
