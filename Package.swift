@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "AsyncSocketKit", targets: ["AsyncSocketKit"]),
+        .library(name: "AsyncSocketCore", targets: ["AsyncSocketCore"]),
         .executable(name: "asyncsocket", targets: ["AsyncSocketCommand"]),
     ],
     dependencies: [
@@ -26,8 +27,13 @@ let package = Package(
         ),
         .target(name: "CAsyncSocketShims", dependencies: ["CLibevent", "COpenSSL"]),
         .target(
+            name: "AsyncSocketCore",
+            dependencies: [.product(name: "DequeModule", package: "swift-collections")]
+        ),
+        .target(
             name: "AsyncSocketKit",
             dependencies: [
+                "AsyncSocketCore",
                 "CLibevent",
                 "CAsyncSocketShims",
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -44,7 +50,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AsyncSocketKitTests",
-            dependencies: ["AsyncSocketKit", "CAsyncSocketShims"]
+            dependencies: ["AsyncSocketKit", "AsyncSocketCore", "CAsyncSocketShims"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,105 @@
+import Foundation
+
+/// A queued read and its progress. Its bytes live in socket-owned storage or in the caller's
+/// `NSMutableData`, and go there straight from the transport or from the prebuffer, copied once.
+public final class ReadItem {
+    public let kind: ReadKind
+    public let tag: Int
+    /// The timeout as granted so far: the original one plus every extension (2.10).
+    public var timeout: TimeInterval
+    public private(set) var bytesDone = 0
+    private var owned = ByteBuffer()
+    private let callerBuffer: NSMutableData?
+    private let callerOffset: Int
+    private let callerOriginalLength: Int
+
+    public init(_ request: ReadRequest) {
+        kind = request.kind
+        tag = request.tag
+        timeout = request.timeout
+        callerBuffer = request.buffer
+        callerOffset = request.bufferOffset
+        callerOriginalLength = request.buffer?.length ?? 0
+    }
+
+    /// Bytes the item may still take before its maximum (`Int.max` without one).
+    public var remainingAllowance: Int {
+        switch kind {
+        case .available(let maxLength): return maxLength > 0 ? maxLength - bytesDone : .max
+        case .length(let length): return length - bytesDone
+        case .separator(_, let maxLength): return maxLength > 0 ? maxLength - bytesDone : .max
+        }
+    }
+
+    /// Room for more bytes, at least `minimum` (unless the allowance is smaller) and at most
+    /// `maximum`; for a caller buffer, its free space is used before it is lengthened.
+    public func writableSpace(minimum: Int, maximum: Int) -> UnsafeMutableRawBufferPointer {
+        let maximum = min(maximum, remainingAllowance)
+        let minimum = min(minimum, maximum)
+        guard let callerBuffer else {
+            return owned.writableSpace(minimum: minimum, maximum: maximum)
+        }
+        let position = callerOffset + bytesDone
+        if callerBuffer.length - position < minimum {
+            callerBuffer.length = position + minimum
+        }
+        let room = min(callerBuffer.length - position, maximum)
+        return UnsafeMutableRawBufferPointer(start: callerBuffer.mutableBytes + position, count: room)
+    }
+
+    /// Records `count` bytes placed into the space from ``writableSpace(minimum:maximum:)``.
+    public func didWrite(_ count: Int) {
+        if callerBuffer == nil {
+            owned.didWrite(count)
+        }
+        bytesDone += count
+    }
+
+    /// Appends a copy of `bytes`.
+    public func append(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        let space = writableSpace(minimum: bytes.count, maximum: bytes.count)
+        space.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        didWrite(bytes.count)
+    }
+
+    /// The bytes read so far.
+    public var bytes: UnsafeRawBufferPointer {
+        guard let callerBuffer else { return owned.readable }
+        return UnsafeRawBufferPointer(start: callerBuffer.bytes + callerOffset, count: bytesDone)
+    }
+
+    /// Whether the item has what it waited for (a read of available bytes is decided by its pass).
+    public var isComplete: Bool {
+        switch kind {
+        case .available(let maxLength): return maxLength > 0 && bytesDone >= maxLength
+        case .length(let length): return bytesDone == length
+        case .separator(let separator, _):
+            let tail = bytes
+            guard tail.count >= separator.count else { return false }
+            return separator.withUnsafeBytes {
+                memcmp(tail.baseAddress! + tail.count - separator.count, $0.baseAddress!, separator.count) == 0
+            }
+        }
+    }
+
+    /// The finished read's data. Socket-owned bytes are handed over without a copy; for a caller
+    /// buffer the buffer is trimmed back (1.10) and the data is a no-copy view into it.
+    public func finish() -> Data {
+        guard let callerBuffer else { return owned.takeData() }
+        let end = callerOffset + bytesDone
+        if callerBuffer.length > max(end, callerOriginalLength) {
+            callerBuffer.length = max(end, callerOriginalLength)
+        }
+        guard bytesDone > 0 else { return Data() }
+        return Data(bytesNoCopy: callerBuffer.mutableBytes + callerOffset, count: bytesDone, deallocator: .none)
+    }
+
+    /// Takes the bytes read so far out of the item (for `unreadData`), trimming a caller buffer.
+    public func takePartialBytes(into prebuffer: inout ByteBuffer) {
+        prebuffer.prepend(bytes)
+        if let callerBuffer, callerBuffer.length > max(callerOffset + bytesDone, callerOriginalLength) {
+            callerBuffer.length = max(callerOffset + bytesDone, callerOriginalLength)
+        }
+    }
+}

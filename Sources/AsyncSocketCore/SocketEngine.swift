@@ -1,0 +1,482 @@
+import DequeModule
+import Foundation
+
+// The I/O-free heart of both sockets: it decides what every read and write does with the bytes
+// the transport gives and takes, and nothing else does. It never calls read(2)/write(2), never
+// reads a clock and never touches a thread. A driver runs passes in a pull style:
+//
+//     engine.beginReadPass(transportReadable: true)
+//     loop: switch engine.nextReadStep()
+//           case .read(into: buffer): recv into buffer, then engine.transportRead(result)
+//           case .finished(result):   report result (partial, completion, failure)
+//
+// and carries out what dequeues return (arm a timer, start TLS, disconnect). Callbacks are reported
+// only at the end of a pass, so a delegate that re-enters the socket always finds the engine in a
+// consistent state. Bytes are copied once: from the transport into the read's storage (or into the
+// prebuffer, for reads to a separator with prebuffering on) and from the prebuffer into a read.
+public final class SocketEngine {
+    /// Per-socket settings.
+    public struct Configuration {
+        /// Reads to a separator read ahead into the prebuffer (the legacy default); when off they never
+        /// take a byte past the separator, leaving the rest in the transport.
+        public var prebuffering: Bool
+        /// Bytes asked of the transport at once when reading ahead or reading what is available.
+        public var readChunk: Int
+
+        public init(prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
+            self.prebuffering = prebuffering
+            self.readChunk = readChunk
+        }
+    }
+
+    public var configuration: Configuration
+    private var readQueue = Deque<QueuedRead>()
+    private var writeQueue = Deque<QueuedWrite>()
+    public private(set) var currentRead: QueuedRead?
+    public private(set) var currentWrite: QueuedWrite?
+    private var prebuffer = ByteBuffer()
+    public private(set) var forbidsReadsAndWrites = false
+    public private(set) var disconnectsAfterReading = false
+    public private(set) var disconnectsAfterWriting = false
+    /// The transport reported the end of the peer's data.
+    public private(set) var transportEnded = false
+    /// Bytes examined by separator searches (for the linear-cost benchmark).
+    public private(set) var scannedBytes = 0
+
+    private var readPass = ReadPassState()
+    private var writePass = WritePassState()
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    // MARK: Queueing
+
+    /// Queues a read; returns why it was ignored, or `nil` when it was queued.
+    public func enqueueRead(_ request: ReadRequest) -> String? {
+        if forbidsReadsAndWrites {
+            return "reads are forbidden after disconnectAfter…"
+        }
+        if let rejection = request.rejection {
+            return rejection
+        }
+        readQueue.append(.read(ReadItem(request)))
+        return nil
+    }
+
+    /// Queues a write of `data` (kept, not copied); returns why it was ignored, or `nil`.
+    public func enqueueWrite(_ data: Data, timeout: TimeInterval, tag: Int) -> String? {
+        if forbidsReadsAndWrites {
+            return "writes are forbidden after disconnectAfter…"
+        }
+        if data.isEmpty {
+            return "the data is empty"
+        }
+        writeQueue.append(.write(WriteItem(data: data, timeout: timeout, tag: tag)))
+        return nil
+    }
+
+    /// Queues a TLS marker in both queues (not blocked by `disconnectAfter…`, as in the original).
+    public func enqueueTLS(settings: Any) {
+        let marker = TLSMarker(settings: settings)
+        readQueue.append(.tls(marker))
+        writeQueue.append(.tls(marker))
+    }
+
+    /// Queued and current items, for `description` and `canSafelySetDelegate`.
+    public var queuedReadCount: Int { readQueue.count }
+    public var queuedWriteCount: Int { writeQueue.count }
+    public var isIdle: Bool {
+        readQueue.isEmpty && writeQueue.isEmpty && currentRead == nil && currentWrite == nil
+    }
+
+    /// Bytes read ahead and not yet taken by a read.
+    public var prebufferedCount: Int { prebuffer.count }
+
+    // MARK: Disconnect-after rules (2.7)
+
+    /// Forbids further reads and writes and sets the after-flags; returns whether the condition
+    /// already holds (the face then disconnects on a later pass, never inline).
+    public func disconnectAfter(reading: Bool, writing: Bool) -> Bool {
+        forbidsReadsAndWrites = true
+        disconnectsAfterReading = disconnectsAfterReading || reading
+        disconnectsAfterWriting = disconnectsAfterWriting || writing
+        return disconnectConditionHolds
+    }
+
+    /// Whether the after-flags ask for a disconnect now.
+    public var disconnectConditionHolds: Bool {
+        let readIdle = readQueue.isEmpty && currentRead == nil
+        let writeIdle = writeQueue.isEmpty && currentWrite == nil
+        if disconnectsAfterReading {
+            return readIdle && (!disconnectsAfterWriting || writeIdle)
+        }
+        if disconnectsAfterWriting {
+            return writeIdle
+        }
+        return false
+    }
+
+    // MARK: Dequeueing
+
+    /// Makes the next queued read current.
+    public func dequeueRead() -> DequeueResult {
+        if currentRead != nil {
+            return .busy
+        }
+        guard let next = readQueue.popFirst() else {
+            return disconnectsAfterReading && disconnectConditionHolds ? .disconnect : .empty
+        }
+        currentRead = next
+        switch next {
+        case .read(let item):
+            return .started(timeout: item.timeout >= 0 ? item.timeout : nil)
+        case .tls(let marker):
+            marker.readSideReached = true
+            return marker.writeSideReached ? .startTLS : .waitingForTLS
+        }
+    }
+
+    /// Makes the next queued write current.
+    public func dequeueWrite() -> DequeueResult {
+        if currentWrite != nil {
+            return .busy
+        }
+        guard let next = writeQueue.popFirst() else {
+            return disconnectsAfterWriting && disconnectConditionHolds ? .disconnect : .empty
+        }
+        currentWrite = next
+        switch next {
+        case .write(let item):
+            return .started(timeout: item.timeout >= 0 ? item.timeout : nil)
+        case .tls(let marker):
+            marker.writeSideReached = true
+            return marker.readSideReached ? .startTLS : .waitingForTLS
+        }
+    }
+
+    // MARK: Read passes (2.8)
+
+    private enum ReadTarget {
+        case item
+        case prebuffer
+    }
+
+    private struct ReadPassState {
+        var transportMayHaveBytes = false
+        var drained = false
+        var bytes = 0
+        var requested = 0
+        var target = ReadTarget.item
+        var failure: TransportFailure?
+        var foundSeparator = false
+    }
+
+    /// Starts a read pass; `transportReadable` says whether the transport may have bytes.
+    public func beginReadPass(transportReadable: Bool) {
+        readPass = ReadPassState()
+        readPass.transportMayHaveBytes = transportReadable && !transportEnded
+    }
+
+    /// The next step of the current read pass.
+    public func nextReadStep() -> ReadStep {
+        guard case .read(let item) = currentRead else {
+            return .finished(ReadPassResult(transportDrained: readPass.drained))
+        }
+        while readPass.failure == nil && !isFinished(item) && item.remainingAllowance > 0 {
+            if !prebuffer.isEmpty {
+                takeFromPrebuffer(into: item)
+                continue
+            }
+            guard readPass.transportMayHaveBytes else { break }
+            let space: UnsafeMutableRawBufferPointer
+            switch item.kind {
+            case .available:
+                space = item.writableSpace(minimum: configuration.readChunk, maximum: configuration.readChunk)
+                readPass.target = .item
+            case .length:
+                let remaining = item.remainingAllowance
+                space = item.writableSpace(minimum: remaining, maximum: remaining)
+                readPass.target = .item
+            case .separator(let separator, _):
+                if configuration.prebuffering {
+                    space = prebuffer.writableSpace(minimum: configuration.readChunk)
+                    readPass.target = .prebuffer
+                } else {
+                    let wanted = SeparatorSearch.bytesToNextPossibleEnd(of: separator, tail: item.bytes)
+                    space = item.writableSpace(minimum: wanted, maximum: wanted)
+                    readPass.target = .item
+                }
+            }
+            readPass.requested = space.count
+            return .read(into: space)
+        }
+        return .finished(finishReadPass(item))
+    }
+
+    /// Reports what the transport did with the last `.read` step.
+    public func transportRead(_ result: TransportReadResult) {
+        guard case .read(let item) = currentRead else { return }
+        switch result {
+        case .bytes(let count):
+            switch readPass.target {
+            case .item:
+                item.didWrite(count)
+                readPass.bytes += count
+                if case .separator = item.kind, item.isComplete {
+                    readPass.foundSeparator = true
+                }
+            case .prebuffer:
+                prebuffer.didWrite(count)
+            }
+            if count < readPass.requested {
+                readPass.transportMayHaveBytes = false
+                readPass.drained = true
+            }
+        case .wouldBlock:
+            readPass.transportMayHaveBytes = false
+            readPass.drained = true
+        case .endOfStream:
+            transportEnded = true
+            readPass.transportMayHaveBytes = false
+        case .failed(let code):
+            readPass.transportMayHaveBytes = false
+            readPass.failure = .transport(code)
+        }
+    }
+
+    private func isFinished(_ item: ReadItem) -> Bool {
+        switch item.kind {
+        case .available: return item.remainingAllowance == 0
+        case .length: return item.remainingAllowance == 0
+        case .separator: return readPass.foundSeparator
+        }
+    }
+
+    private func takeFromPrebuffer(into item: ReadItem) {
+        let available = prebuffer.readable
+        let window = UnsafeRawBufferPointer(rebasing: available.prefix(item.remainingAllowance))
+        var taken = window.count
+        if case .separator(let separator, _) = item.kind,
+            let end = SeparatorSearch.end(of: separator, tail: item.bytes, new: window, scanned: &scannedBytes)
+        {
+            taken = end
+            readPass.foundSeparator = true
+        }
+        item.append(UnsafeRawBufferPointer(rebasing: window.prefix(taken)))
+        prebuffer.consume(taken)
+        readPass.bytes += taken
+    }
+
+    private func finishReadPass(_ item: ReadItem) -> ReadPassResult {
+        var result = ReadPassResult(transportDrained: readPass.drained)
+        let done: Bool
+        switch item.kind {
+        case .available: done = item.bytesDone > 0
+        case .length: done = item.remainingAllowance == 0
+        case .separator: done = readPass.foundSeparator
+        }
+        if done {
+            result.completed = (item.finish(), item.tag)
+            currentRead = nil
+            prebuffer.releaseIfEmpty(above: 4 * configuration.readChunk)
+            result.failure = readPass.failure
+            return result
+        }
+        if readPass.bytes > 0, !isAvailableKind(item) {
+            result.partialLength = readPass.bytes
+            result.partialTag = item.tag
+        }
+        if let failure = readPass.failure {
+            result.failure = failure
+        } else if case .separator(_, let maxLength) = item.kind, maxLength > 0, item.bytesDone >= maxLength {
+            result.failure = .readMaxedOut
+        } else if transportEnded && prebuffer.isEmpty {
+            result.failure = .endOfStream
+        } else {
+            result.waitsForReadable = true
+        }
+        return result
+    }
+
+    private func isAvailableKind(_ item: ReadItem) -> Bool {
+        if case .available = item.kind { return true }
+        return false
+    }
+
+    /// Records that the transport reached its end while no read was asking for bytes.
+    public func noteTransportEnded() {
+        transportEnded = true
+    }
+
+    // MARK: Write passes (2.9)
+
+    private struct WritePassState {
+        var transportMayAccept = false
+        var bytes = 0
+        var requested = 0
+        var failure: TransportFailure?
+    }
+
+    /// Starts a write pass; `transportWritable` says whether the transport may accept bytes.
+    public func beginWritePass(transportWritable: Bool) {
+        writePass = WritePassState()
+        writePass.transportMayAccept = transportWritable
+    }
+
+    /// The next step of the current write pass.
+    public func nextWriteStep() -> WriteStep {
+        guard case .write(let item) = currentWrite else {
+            return .finished(WritePassResult())
+        }
+        if writePass.failure == nil && !item.isComplete && writePass.transportMayAccept {
+            writePass.requested = item.data.count - item.bytesDone
+            return .write(item.data, offset: item.bytesDone)
+        }
+        var result = WritePassResult()
+        if item.isComplete {
+            result.completedTag = item.tag
+            currentWrite = nil
+            return .finished(result)
+        }
+        if writePass.bytes > 0 {
+            result.partialLength = writePass.bytes
+            result.partialTag = item.tag
+        }
+        result.failure = writePass.failure
+        result.waitsForWritable = writePass.failure == nil
+        return .finished(result)
+    }
+
+    /// Reports what the transport did with the last `.write` step.
+    public func transportWrote(_ result: TransportWriteResult) {
+        guard case .write(let item) = currentWrite else { return }
+        switch result {
+        case .bytes(let count):
+            item.bytesDone += count
+            writePass.bytes += count
+            if count < writePass.requested {
+                writePass.transportMayAccept = false
+            }
+        case .wouldBlock:
+            writePass.transportMayAccept = false
+        case .failed(let code):
+            writePass.failure = .transport(code)
+        }
+    }
+
+    // MARK: Progress (1.11)
+
+    /// The current read's progress; NaN and zeros when idle or at a TLS marker.
+    public var readProgress: TransferProgress {
+        guard case .read(let item) = currentRead else { return TransferProgress() }
+        var total = 0
+        if case .length(let length) = item.kind {
+            total = length
+        }
+        let fraction = total == 0 ? 1.0 : Double(item.bytesDone) / Double(total)
+        return TransferProgress(tag: item.tag, bytesDone: item.bytesDone, total: total, fraction: fraction)
+    }
+
+    /// The current write's progress; NaN and zeros when idle or at a TLS marker.
+    public var writeProgress: TransferProgress {
+        guard case .write(let item) = currentWrite else { return TransferProgress() }
+        return TransferProgress(
+            tag: item.tag, bytesDone: item.bytesDone, total: item.data.count,
+            fraction: Double(item.bytesDone) / Double(item.data.count))
+    }
+
+    // MARK: Timeouts (2.10)
+
+    /// What to ask the delegate when the current read's timer fires.
+    public var readTimeoutQuery: TimeoutQuery? {
+        guard case .read(let item) = currentRead else { return nil }
+        return TimeoutQuery(tag: item.tag, elapsed: item.timeout, bytesDone: item.bytesDone)
+    }
+
+    /// What to ask the delegate when the current write's timer fires.
+    public var writeTimeoutQuery: TimeoutQuery? {
+        guard case .write(let item) = currentWrite else { return nil }
+        return TimeoutQuery(tag: item.tag, elapsed: item.timeout, bytesDone: item.bytesDone)
+    }
+
+    /// Applies the delegate's answer: a positive extension is added to the stored timeout and
+    /// returned (re-arm a timer of exactly that length); otherwise `nil` (the read times out).
+    public func extendReadTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
+        guard extensionSeconds > 0, case .read(let item) = currentRead else { return nil }
+        item.timeout += extensionSeconds
+        return extensionSeconds
+    }
+
+    /// The write-side counterpart of ``extendReadTimeout(by:)``.
+    public func extendWriteTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
+        guard extensionSeconds > 0, case .write(let item) = currentWrite else { return nil }
+        item.timeout += extensionSeconds
+        return extensionSeconds
+    }
+
+    // MARK: TLS markers (2.15)
+
+    /// Both sides reached the current marker: retires nothing yet, hands over the marker's settings
+    /// and the bytes read ahead (they are the first ciphertext of the handshake).
+    public func beginTLS() -> (settings: Any, prebuffered: Data)? {
+        guard case .tls(let marker) = currentRead, case .tls(let other) = currentWrite, marker === other else {
+            return nil
+        }
+        return (marker.settings, prebuffer.takeData())
+    }
+
+    /// The handshake finished: both markers retire.
+    public func completeTLS() {
+        if case .tls = currentRead {
+            currentRead = nil
+        }
+        if case .tls = currentWrite {
+            currentWrite = nil
+        }
+    }
+
+    // MARK: Closing and unread data (2.6, 2.11)
+
+    /// Starts an error close: the current read's bytes go in front of the prebuffer and both queues
+    /// are emptied, so ``unreadData`` holds everything received and not delivered.
+    public func prepareErrorClose() {
+        if case .read(let item) = currentRead {
+            item.takePartialBytes(into: &prebuffer)
+        }
+        currentRead = nil
+        currentWrite = nil
+        readQueue.removeAll()
+        writeQueue.removeAll()
+    }
+
+    /// Room to read more unread bytes from the transport into (appended after the prebuffer).
+    public func unreadSpace() -> UnsafeMutableRawBufferPointer {
+        prebuffer.writableSpace(minimum: 256)
+    }
+
+    /// Records `count` bytes read into ``unreadSpace()``.
+    public func unreadDidRead(_ count: Int) {
+        prebuffer.didWrite(count)
+    }
+
+    /// Everything received and not delivered: the current read's bytes, then the prebuffer (after
+    /// ``prepareErrorClose()``), then what was read with ``unreadSpace()``.
+    public var unreadData: Data {
+        prebuffer.copyData()
+    }
+
+    /// Drops the queues, the current items, the prebuffer and the after-flags; keeps the configuration.
+    public func reset() {
+        readQueue.removeAll()
+        writeQueue.removeAll()
+        currentRead = nil
+        currentWrite = nil
+        prebuffer.removeAll()
+        prebuffer.releaseIfEmpty(above: 0)
+        forbidsReadsAndWrites = false
+        disconnectsAfterReading = false
+        disconnectsAfterWriting = false
+        transportEnded = false
+    }
+}
