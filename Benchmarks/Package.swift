@@ -16,6 +16,10 @@ let package = Package(
                 .product(name: "AsyncSocketKit", package: "AsyncSocketKit"),
             ]
         ),
+        .executableTarget(
+            name: "EngineBench",
+            dependencies: [.product(name: "AsyncSocketCore", package: "AsyncSocketKit")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

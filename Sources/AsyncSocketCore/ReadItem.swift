@@ -9,6 +9,8 @@ public final class ReadItem {
     public var timeout: TimeInterval
     public private(set) var bytesDone = 0
     private var owned = ByteBuffer()
+    /// A whole result taken in one piece (see ``adoptWhole(_:)``).
+    private var whole: Data?
     private let callerBuffer: NSMutableData?
     private let callerOffset: Int
     private let callerOriginalLength: Int
@@ -55,6 +57,16 @@ public final class ReadItem {
         bytesDone += count
     }
 
+    /// Whether ``adoptWhole(_:)`` may be used: nothing read yet, no caller buffer.
+    public var canAdoptWhole: Bool { bytesDone == 0 && callerBuffer == nil }
+
+    /// Takes `bytes` as the complete result in one copy, skipping the item's own storage (the common
+    /// case of a line found whole in the prebuffer).
+    public func adoptWhole(_ bytes: UnsafeRawBufferPointer) {
+        whole = Data(bytes: bytes.baseAddress!, count: bytes.count)
+        bytesDone = bytes.count
+    }
+
     /// Appends a copy of `bytes`.
     public func append(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
@@ -86,6 +98,9 @@ public final class ReadItem {
     /// The finished read's data. Socket-owned bytes are handed over without a copy; for a caller
     /// buffer the buffer is trimmed back (1.10) and the data is a no-copy view into it.
     public func finish() -> Data {
+        if let whole {
+            return whole
+        }
         guard let callerBuffer else { return owned.takeData() }
         let end = callerOffset + bytesDone
         if callerBuffer.length > max(end, callerOriginalLength) {

@@ -263,7 +263,12 @@ public final class SocketEngine {
             taken = end
             readPass.foundSeparator = true
         }
-        item.append(UnsafeRawBufferPointer(rebasing: window.prefix(taken)))
+        let piece = UnsafeRawBufferPointer(rebasing: window.prefix(taken))
+        if readPass.foundSeparator && item.canAdoptWhole {
+            item.adoptWhole(piece)
+        } else {
+            item.append(piece)
+        }
         prebuffer.consume(taken)
         readPass.bytes += taken
     }

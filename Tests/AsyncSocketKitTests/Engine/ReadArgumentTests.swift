@@ -18,7 +18,9 @@ struct ReadArgumentTests {
         Case(name: "nil buffer, offset 1", kind: .available(maxLength: 0), bufferLength: nil, offset: 1, ignored: true),
         Case(name: "offset == length", kind: .available(maxLength: 0), bufferLength: 4, offset: 4, ignored: false),
         Case(name: "offset past length", kind: .available(maxLength: 0), bufferLength: 4, offset: 5, ignored: true),
-        Case(name: "maxLength 0 is unlimited", kind: .available(maxLength: 0), bufferLength: 0, offset: 0, ignored: false),
+        Case(
+            name: "maxLength 0 is unlimited", kind: .available(maxLength: 0), bufferLength: 0, offset: 0, ignored: false
+        ),
         Case(name: "length 0", kind: .length(0), bufferLength: nil, offset: 0, ignored: true),
         Case(name: "length with bad offset", kind: .length(3), bufferLength: 2, offset: 3, ignored: true),
         Case(name: "empty separator", kind: .separator([], maxLength: 0), bufferLength: nil, offset: 0, ignored: true),

@@ -28,11 +28,14 @@ final class EngineHarness {
         var description: String {
             switch self {
             case .partialRead(let n, let tag): return "partialRead(\(n), tag: \(tag))"
-            case .read(let bytes, let tag): return "read(\(String(decoding: bytes, as: UTF8.self).debugDescription), tag: \(tag))"
+            case .read(let bytes, let tag):
+                return "read(\(String(decoding: bytes, as: UTF8.self).debugDescription), tag: \(tag))"
             case .partialWrite(let n, let tag): return "partialWrite(\(n), tag: \(tag))"
             case .wrote(let tag): return "wrote(tag: \(tag))"
-            case .readTimeoutAsked(let tag, let elapsed, let done): return "readTimeout?(tag: \(tag), elapsed: \(elapsed), done: \(done))"
-            case .writeTimeoutAsked(let tag, let elapsed, let done): return "writeTimeout?(tag: \(tag), elapsed: \(elapsed), done: \(done))"
+            case .readTimeoutAsked(let tag, let elapsed, let done):
+                return "readTimeout?(tag: \(tag), elapsed: \(elapsed), done: \(done))"
+            case .writeTimeoutAsked(let tag, let elapsed, let done):
+                return "writeTimeout?(tag: \(tag), elapsed: \(elapsed), done: \(done))"
             case .tlsStarted(let bytes): return "tlsStarted(\(bytes.count) prebuffered)"
             case .secured: return "secured"
             case .closed(let reason): return "closed(\(reason))"
@@ -52,7 +55,7 @@ final class EngineHarness {
     let clock = VirtualClock()
     let flavor: Flavor
     private(set) var events: [Event] = []
-    /// What `unreadData` returned inside the error close, when there was one.
+    /// What `unreadData` returned inside the error close (legacy), or what the close discarded (queue).
     private(set) var unreadAtClose: [UInt8]?
     private(set) var isClosed = false
     /// The answers the "delegate" gives to read/write timeout questions, in order (none: time out).
@@ -348,14 +351,13 @@ final class EngineHarness {
         writeTimer = nil
     }
 
-    /// An error close: legacy hands `unreadData` to willDisconnect first.
+    /// An error close: legacy hands `unreadData` to willDisconnect first; GCD discards the same bytes
+    /// (recorded here all the same, so tests can account for every byte).
     private func close(_ reason: CloseReason) {
         guard !isClosed else { return }
         cancelTimers()
-        if flavor == .legacy {
-            engine.prepareErrorClose()
-            unreadAtClose = Array(engine.collectUnreadData(from: transport))
-        }
+        engine.prepareErrorClose()
+        unreadAtClose = Array(engine.collectUnreadData(from: transport))
         engine.reset()
         isClosed = true
         events.append(.closed(reason))

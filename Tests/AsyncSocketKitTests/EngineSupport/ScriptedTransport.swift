@@ -82,7 +82,8 @@ final class VirtualClock {
     /// Moves time forward by `seconds`, firing every timer that falls due, in order.
     func advance(by seconds: TimeInterval) {
         let end = now + seconds
-        while let next = timers.filter({ $0.deadline <= end }).min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) }) {
+        while let next = timers.filter({ $0.deadline <= end }).min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) })
+        {
             timers.removeAll { $0.id == next.id }
             now = next.deadline
             next.action()
