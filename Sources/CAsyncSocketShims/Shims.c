@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -51,6 +52,12 @@ void ask_timerfd_arm(int fd, uint64_t deadline_ns) {
     spec.it_value.tv_nsec = (long)(deadline_ns % 1000000000ull);
     timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
 }
+
+int ask_accept(int fd, void *address, uint32_t *length) {
+    return accept4(fd, (struct sockaddr *)address, (socklen_t *)length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int ask_socket(int family, int type) { return socket(family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0); }
 
 int ask_errno(void) { return errno; }
 

@@ -1,3 +1,4 @@
+import CAsyncSocketShims
 import Foundation
 
 /// A one-shot or repeating timer of an ``EventRunLoop``.
@@ -38,6 +39,12 @@ public final class RunLoopTimer {
         loop.checkThread("RunLoopTimer.rearm(after:)")
         guard isValid else { return }
         arm(at: EventRunLoop.monotonicDeadline(seconds: seconds))
+    }
+
+    /// Seconds until the next firing (0 when due), for a timer that is armed.
+    var remainingSeconds: TimeInterval {
+        let now = ask_monotonic_ns()
+        return deadline > now ? Double(deadline - now) / 1e9 : 0
     }
 
     /// Stops a timer made to be reused (``EventRunLoop/addReusableTimer(modes:_:)``) until rearmed.

@@ -38,6 +38,12 @@ int ask_timerfd_create(void);
 /// past expires at once).
 void ask_timerfd_arm(int fd, uint64_t deadline_ns);
 
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC; -1 with errno set on failure.
+int ask_accept(int fd, void *address, uint32_t *length);
+
+/// A non-blocking, close-on-exec socket; -1 with errno set on failure.
+int ask_socket(int family, int type);
+
 /// The current value of errno (for call sites where Swift's `errno` is awkward).
 int ask_errno(void);
 

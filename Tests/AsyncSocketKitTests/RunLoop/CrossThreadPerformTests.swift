@@ -41,8 +41,8 @@ struct CrossThreadPerformTests {
     }
 
     @Test("a block posted to a sleeping loop wakes it at once")
-    func wakesSleepingLoop() throws {
-        let latency = try onNewThread { () -> TimeInterval in
+    func wakesSleepingLoop() async throws {
+        let latency = try await onNewThread { () -> TimeInterval in
             let loop = EventRunLoop.current
             let keep = loop.addTimer(after: 3600) { _ in }
             defer { keep.invalidate() }
@@ -64,8 +64,8 @@ struct CrossThreadPerformTests {
     }
 
     @Test("blocks posted to a loop whose thread ended are dropped without harm")
-    func postToEndedLoop() throws {
-        let loop = try onNewThread { EventRunLoop.current }
+    func postToEndedLoop() async throws {
+        let loop = try await onNewThread { EventRunLoop.current }
         let ran = Mutex(false)
         loop.perform { ran.withLock { $0 = true } }
         loop.stop()

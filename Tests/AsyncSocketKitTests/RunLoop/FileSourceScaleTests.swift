@@ -15,7 +15,7 @@ struct FileSourceScaleTests {
                 if pairCount == 5_000 {
                     baseline = openFileDescriptorCount()
                 }
-                let ok = try onNewThread { () -> Bool in
+                let ok = try await onNewThread { () -> Bool in
                     let loop = EventRunLoop.current
                     let pairs = (0..<pairCount).map { _ in makeSocketPair() }
                     var fired = [Int: Int]()

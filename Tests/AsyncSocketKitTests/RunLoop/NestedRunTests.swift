@@ -5,8 +5,8 @@ import Testing
 @Suite("EventRunLoop nested runs")
 struct NestedRunTests {
     @Test("a callback runs the loop in another mode, then the outer run resumes")
-    func nestedRunInAnotherMode() throws {
-        try onNewThread {
+    func nestedRunInAnotherMode() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let modal = RunLoopMode("modal")
             let trace = Ref<[String]>([])
@@ -33,8 +33,8 @@ struct NestedRunTests {
     }
 
     @Test("a callback runs the loop again in the same mode; both levels keep working")
-    func nestedRunInSameMode() throws {
-        try onNewThread {
+    func nestedRunInSameMode() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let (a, b) = makeSocketPair()
             defer {
@@ -65,8 +65,8 @@ struct NestedRunTests {
     }
 
     @Test("stop() ends only the innermost run")
-    func stopEndsInnermostRun() throws {
-        try onNewThread {
+    func stopEndsInnermostRun() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let modal = RunLoopMode("modal")
             let innerResult = Ref<EventRunLoop.RunResult?>(nil)

@@ -8,9 +8,9 @@ struct RunLoopModeTests {
     let modeB = RunLoopMode("B")
 
     @Test("a timer in mode A waits while the loop runs in mode B, then fires in A")
-    func timerWaitsForItsMode() throws {
+    func timerWaitsForItsMode() async throws {
         let (modeA, modeB) = (self.modeA, self.modeB)
-        try onNewThread {
+        try await onNewThread {
             let loop = EventRunLoop.current
             var fired = 0
             loop.addTimer(after: 0, modes: [modeA]) { _ in fired += 1 }
@@ -24,9 +24,9 @@ struct RunLoopModeTests {
     }
 
     @Test("a readable descriptor in mode A is not serviced in mode B and loses nothing")
-    func fileSourceWaitsForItsMode() throws {
+    func fileSourceWaitsForItsMode() async throws {
         let (modeA, modeB) = (self.modeA, self.modeB)
-        try onNewThread {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let (a, b) = makeSocketPair()
             defer {
@@ -51,8 +51,8 @@ struct RunLoopModeTests {
     }
 
     @Test("sources in .common fire in every common mode, including one added later")
-    func commonModes() throws {
-        try onNewThread {
+    func commonModes() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let modal = RunLoopMode("modal")
             #expect(loop.commonModes == [.default])
@@ -73,9 +73,9 @@ struct RunLoopModeTests {
     }
 
     @Test("removing a mode from a source stops its service there")
-    func removingAModeStopsService() throws {
+    func removingAModeStopsService() async throws {
         let modeA = self.modeA
-        try onNewThread {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let (a, b) = makeSocketPair()
             defer {
@@ -100,9 +100,9 @@ struct RunLoopModeTests {
     }
 
     @Test("a block performed in mode A runs only when A runs")
-    func performWaitsForItsMode() throws {
+    func performWaitsForItsMode() async throws {
         let modeA = self.modeA
-        try onNewThread {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let order = Ref<[String]>([])
             loop.perform(inModes: [modeA]) { order.value.append("A") }

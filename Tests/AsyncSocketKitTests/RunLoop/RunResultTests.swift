@@ -5,8 +5,8 @@ import Testing
 @Suite("EventRunLoop run results")
 struct RunResultTests {
     @Test("an empty mode finishes at once; .common cannot be run")
-    func finished() throws {
-        try onNewThread {
+    func finished() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let start = now()
             #expect(loop.run(mode: .default, before: .distantFuture) == .finished)
@@ -17,8 +17,8 @@ struct RunResultTests {
     }
 
     @Test("a run with nothing due times out at its deadline, and not before")
-    func timedOut() throws {
-        try onNewThread {
+    func timedOut() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let keep = loop.addTimer(after: 3600) { _ in }
             let start = now()
@@ -32,8 +32,8 @@ struct RunResultTests {
     }
 
     @Test("a readable source whose handler never reads still lets each run return after one pass")
-    func undrainedSourceDoesNotTrapTheLoop() throws {
-        try onNewThread {
+    func undrainedSourceDoesNotTrapTheLoop() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let (a, b) = makeSocketPair()
             defer {
@@ -56,8 +56,8 @@ struct RunResultTests {
     }
 
     @Test("stop() before a run makes that run return at once; stop() from another thread wakes it")
-    func stopped() throws {
-        try onNewThread {
+    func stopped() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let keep = loop.addTimer(after: 3600) { _ in }
             loop.stop()
@@ -77,8 +77,8 @@ struct RunResultTests {
     }
 
     @Test("run() returns once nothing is left, and on stop()")
-    func runReturns() throws {
-        try onNewThread {
+    func runReturns() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             var fired = false
             loop.addTimer(after: 0.01) { _ in fired = true }

@@ -18,24 +18,24 @@ struct ThreadAffinityTests {
 
     @Test("the main loop is one object, reachable from any thread, but owned by the main thread")
     func mainLoop() async throws {
-        let loops = try onNewThread { (EventRunLoop.main, EventRunLoop.main, EventRunLoop.current) }
+        let loops = try await onNewThread { (EventRunLoop.main, EventRunLoop.main, EventRunLoop.current) }
         #expect(loops.0 === loops.1)
         #expect(loops.0 !== loops.2)
         #expect(!loops.0.isCurrent)
         await #expect(processExitsWith: .failure) {
-            _ = try onNewThread {
+            _ = try await onNewThread {
                 _ = EventRunLoop.main.addTimer(after: 1) { _ in }
             }
         }
     }
 
     @Test("each thread has its own current loop, the same one on every call")
-    func currentPerThread() throws {
-        let first = try onNewThread { EventRunLoop.current === EventRunLoop.current }
+    func currentPerThread() async throws {
+        let first = try await onNewThread { EventRunLoop.current === EventRunLoop.current }
         #expect(first)
         let worker = EventRunLoopThread()
         defer { worker.terminate() }
-        let other = try onNewThread { EventRunLoop.current }
+        let other = try await onNewThread { EventRunLoop.current }
         #expect(other !== worker.loop)
     }
 }

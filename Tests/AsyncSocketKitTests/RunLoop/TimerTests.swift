@@ -9,8 +9,8 @@ struct TimerTests {
     static let lateBound: TimeInterval = 0.5
 
     @Test("a one-shot timer fires once, never early", arguments: [0.0, 0.001, 0.02, 0.15])
-    func oneShot(interval: TimeInterval) throws {
-        try onNewThread {
+    func oneShot(interval: TimeInterval) async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let start = now()
             var firedAt: [TimeInterval] = []
@@ -25,8 +25,8 @@ struct TimerTests {
     }
 
     @Test("a repeating timer fires at each interval, never early, until invalidated in its handler")
-    func repeating() throws {
-        try onNewThread {
+    func repeating() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let start = now()
             var fires: [TimeInterval] = []
@@ -45,8 +45,8 @@ struct TimerTests {
     }
 
     @Test("a timer invalidated before its deadline never fires")
-    func cancelBeforeFiring() throws {
-        try onNewThread {
+    func cancelBeforeFiring() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             var fired = false
             let timer = loop.addTimer(after: 0.05) { _ in fired = true }
@@ -60,8 +60,8 @@ struct TimerTests {
     }
 
     @Test("a timer invalidated by another callback in the same pass does not fire")
-    func cancelDuringFiring() throws {
-        try onNewThread {
+    func cancelDuringFiring() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             var firstFired = false
             var secondFired = false
@@ -80,8 +80,8 @@ struct TimerTests {
     }
 
     @Test("rearm moves the deadline; a repeating timer that missed intervals fires once, then keeps its pace")
-    func rearmAndMissedIntervals() throws {
-        try onNewThread {
+    func rearmAndMissedIntervals() async throws {
+        try await onNewThread {
             let loop = EventRunLoop.current
             let start = now()
             var firedAt: TimeInterval = 0

@@ -1,28 +1,71 @@
 import AsyncSocketKit
+import CAsyncSocketShims
 import Foundation
 import Synchronization
 
 /// Runs `body` on a new thread (with its own `EventRunLoop.current`) and returns its result once the
-/// thread has ended, so the thread's loop is freed before the test goes on.
-func onNewThread<T: Sendable>(name: String = "test", _ body: @escaping @Sendable () throws -> T) throws -> T {
-    let result = Mutex<Result<T, any Error>?>(nil)
-    let box = Unmanaged.passRetained(
-        ThreadBody {
-            let outcome = Result { try body() }
-            result.withLock { $0 = outcome }
+/// thread has ended, so the thread's loop is freed before the test goes on. The body runs as part of
+/// the calling task (on a task executor that owns the thread), so `#expect` inside it is recorded
+/// against the running test.
+func onNewThread<T: Sendable>(name: String = "test", _ body: @escaping @Sendable () async throws -> T) async throws
+    -> T
+{
+    let executor = ThreadExecutor(name: name)
+    defer { executor.shutdown() }
+    return try await withTaskExecutorPreference(executor) {
+        try await body()
+    }
+}
+
+/// A task executor with one thread of its own: jobs run there, one at a time, in order.
+final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var stopping = false
+    private var thread = pthread_t()
+
+    init(name: String) {
+        let box = Unmanaged.passRetained(ThreadBody { [self] in serve(name: name) }).toOpaque()
+        let rc = pthread_create(
+            &thread, nil,
+            { context in
+                let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+                body.run()
+                return nil
+            }, box)
+        precondition(rc == 0, "pthread_create failed")
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.withLock {
+            jobs.append(job)
+            condition.signal()
         }
-    ).toOpaque()
-    var thread = pthread_t()
-    let rc = pthread_create(
-        &thread, nil,
-        { context in
-            let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
-            body.run()
-            return nil
-        }, box)
-    precondition(rc == 0, "pthread_create failed")
-    pthread_join(thread, nil)
-    return try result.withLock { $0! }.get()
+    }
+
+    private func serve(name: String) {
+        ask_set_thread_name(String(name.prefix(15)))
+        while true {
+            let job: UnownedJob? = condition.withLock {
+                while jobs.isEmpty && !stopping {
+                    condition.wait()
+                }
+                return jobs.isEmpty ? nil : jobs.removeFirst()
+            }
+            guard let job else { return }
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+
+    /// Lets the thread finish its jobs and end, and waits for it.
+    func shutdown() {
+        condition.withLock {
+            stopping = true
+            condition.signal()
+        }
+        pthread_join(thread, nil)
+    }
 }
 
 final class ThreadBody: Sendable {

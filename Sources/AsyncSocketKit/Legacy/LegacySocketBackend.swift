@@ -1,0 +1,42 @@
+import AsyncSocketCore
+import Foundation
+
+/// What a ``RunLoopSocket`` does its work with: the native libevent engine, or (for migration) the
+/// queue core. The public class only checks arguments it owns and forwards here; each backend gives
+/// the same legacy behavior.
+protocol LegacySocketBackend: AnyObject {
+    /// The public socket, passed to delegate calls.
+    var owner: RunLoopSocket? { get set }
+
+    func acceptOnInterface(_ interface: String?, port: UInt16) throws
+    func connectToHost(_ host: String, port: UInt16, timeout: TimeInterval) throws
+    func connectToAddress(_ address: Data, viaInterface interface: Data?, timeout: TimeInterval) throws
+
+    func disconnect()
+    func disconnectAfter(reading: Bool, writing: Bool)
+
+    func read(_ request: ReadRequest)
+    func write(_ data: Data, timeout: TimeInterval, tag: Int)
+    func startTLS(_ settings: [String: Any])
+
+    var readProgress: TransferProgress { get }
+    var writeProgress: TransferProgress { get }
+    var canSafelySetDelegate: Bool { get }
+    func enablePreBuffering()
+    func unreadData() -> Data?
+
+    func moveToRunLoop(_ loop: EventRunLoop) -> Bool
+    func setRunLoopModes(_ modes: [RunLoopMode]) -> Bool
+    var runLoopModes: [RunLoopMode] { get }
+    var runLoop: EventRunLoop? { get }
+
+    var isConnected: Bool { get }
+    var connectedAddress: SocketAddress? { get }
+    var localAddress: SocketAddress? { get }
+    var isIPv4: Bool { get }
+    var isIPv6: Bool { get }
+    var socketFD: Int32 { get }
+    var socket4FD: Int32 { get }
+    var socket6FD: Int32 { get }
+    var stateDescription: String { get }
+}

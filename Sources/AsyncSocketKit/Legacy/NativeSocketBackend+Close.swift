@@ -1,0 +1,78 @@
+import AsyncSocketCore
+import Foundation
+
+// Closing (2.6, 2.7, 2.11). An error close tells the delegate willDisconnect while the socket is
+// still open (unreadData answers there), then closes fully; a user disconnect closes fully at once.
+// A full close releases the descriptors (a listener's port is free) before the last callback,
+// onSocketDidDisconnect, which is the very last thing it does.
+extension NativeSocketBackend {
+    func disconnect() {
+        checkThread("disconnect()")
+        fullClose()
+    }
+
+    func disconnectAfter(reading: Bool, writing: Bool) {
+        if engine.disconnectAfter(reading: reading, writing: writing) {
+            schedule(scheduledDisconnect)
+        }
+    }
+
+    func closeWithError(_ error: (any Error)?) {
+        guard started, !closingWithError else { return }
+        closingWithError = true
+        engine.prepareErrorClose()
+        if let owner {
+            let generation = self.generation
+            delegate?.onSocket(owner, willDisconnectWithError: error)
+            guard generation == self.generation else { return }
+        }
+        fullClose()
+    }
+
+    func unreadData() -> Data? {
+        guard closingWithError, fd >= 0 else { return nil }
+        return engine.collectUnreadData(from: self)
+    }
+
+    func fullClose() {
+        let wasStarted = started
+        let keptOwner = retainedOwner
+        cancelScheduledWork()
+        engine.reset()
+        connectAttempt?.cancel()
+        connectAttempt = nil
+        for timer in [readTimer, writeTimer, connectTimer, acceptPauseTimer] {
+            timer?.invalidate()
+        }
+        readTimer = nil
+        writeTimer = nil
+        connectTimer = nil
+        connectDeadline = nil
+        acceptPauseTimer = nil
+        source?.cancel()
+        source = nil
+        for listener in listenSources {
+            listener.cancel()
+        }
+        listenSources.removeAll()
+        for descriptor in [fd, listenFD4, listenFD6] where descriptor >= 0 {
+            close(descriptor)
+        }
+        fd = -1
+        listenFD4 = -1
+        listenFD6 = -1
+        loop = nil
+        started = false
+        connected = false
+        closingWithError = false
+        readableHint = false
+        writableHint = false
+        peerAddress = nil
+        connectHost = nil
+        generation += 1
+        retainedOwner = nil
+        if wasStarted, let owner = keptOwner ?? owner {
+            delegate?.onSocketDidDisconnect(owner)
+        }
+    }
+}

@@ -1,0 +1,234 @@
+import AsyncSocketCore
+import CAsyncSocketShims
+import Foundation
+
+// Reads and writes (2.1, 2.8–2.10): queued calls schedule a dequeue for a later pass, so nothing
+// completes inside the call that queued it; a completion schedules the next dequeue again; readiness
+// events process the current item inline. The engine decides; this file only moves bytes and calls
+// the delegate.
+extension NativeSocketBackend: ByteTransport {
+    func read(_ request: ReadRequest) {
+        if let rejection = engine.enqueueRead(request) {
+            debug("read ignored: \(rejection)")
+            return
+        }
+        if connected {
+            scheduleReadDequeue()
+        }
+    }
+
+    func write(_ data: Data, timeout: TimeInterval, tag: Int) {
+        if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
+            debug("write ignored: \(rejection)")
+            return
+        }
+        if connected {
+            scheduleWriteDequeue()
+        }
+    }
+
+    func startTLS(_ settings: [String: Any]) {
+        engine.enqueueTLS(settings: settings)
+        if connected {
+            scheduleReadDequeue()
+            scheduleWriteDequeue()
+        }
+    }
+
+    // MARK: Readiness
+
+    func handle(_ event: RunLoopFileSource.Event) {
+        switch event {
+        case .readable:
+            readableHint = true
+            if case .read = engine.currentRead {
+                doBytesAvailable()
+            } else {
+                noReadWaiting()
+            }
+        case .writable:
+            writableHint = true
+            if case .write = engine.currentWrite {
+                doSendBytes()
+            } else {
+                source?.wantsWritable = false
+            }
+        }
+    }
+
+    /// Bytes (or the end) arrived while no read waits for them: they stay in the kernel until a read
+    /// is queued, but the peer's close is noticed now, as the original's stream events did.
+    private func noReadWaiting() {
+        switch SocketOps.peekEnd(fd) {
+        case .success(true):
+            engine.noteTransportEnded()
+            closeWithError(nil)
+        case .success(false):
+            source?.wantsReadable = false
+        case .success(nil):
+            readableHint = false
+        case .failure(let error):
+            closeWithError(error)
+        }
+    }
+
+    // MARK: Reads
+
+    func maybeDequeueRead() {
+        guard connected, started else { return }
+        switch engine.dequeueRead() {
+        case .busy, .waitingForTLS:
+            return
+        case .empty:
+            if engine.transportEnded {
+                closeWithError(nil)
+            }
+        case .started(let timeout):
+            if let timeout {
+                if readTimer == nil {
+                    readTimer = makeTimer { $0.readTimerFired() }
+                }
+                readTimer?.rearm(after: timeout)
+            }
+            doBytesAvailable()
+        case .startTLS:
+            beginTLS()
+        case .disconnect:
+            disconnect()
+        }
+    }
+
+    func doBytesAvailable() {
+        let result = engine.runReadPass(transportReadable: readableHint, transport: self)
+        if result.transportDrained {
+            readableHint = false
+        }
+        if result.waitsForReadable {
+            source?.wantsReadable = true
+        }
+        let generation = self.generation
+        if result.partialLength > 0, let owner {
+            delegate?.onSocket(owner, didReadPartialDataOfLength: result.partialLength, tag: result.partialTag)
+            guard generation == self.generation else { return }
+        }
+        if let (data, tag) = result.completed {
+            readTimer?.disarm()
+            if let owner {
+                delegate?.onSocket(owner, didRead: data, withTag: tag)
+            }
+            guard generation == self.generation else { return }
+            if result.failure == nil {
+                scheduleReadDequeue()
+                return
+            }
+        }
+        if let failure = result.failure {
+            closeWithError(error(for: failure))
+        }
+    }
+
+    func readTimerFired() {
+        guard let query = engine.readTimeoutQuery, let owner else { return }
+        let extensionSeconds =
+            delegate?.onSocket(
+                owner, shouldTimeoutReadWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone) ?? 0
+        if let granted = engine.extendReadTimeout(by: extensionSeconds) {
+            readTimer?.rearm(after: granted)
+        } else {
+            closeWithError(AsyncSocketError(.readTimeout))
+        }
+    }
+
+    // MARK: Writes
+
+    func maybeDequeueWrite() {
+        guard connected, started else { return }
+        switch engine.dequeueWrite() {
+        case .busy, .empty, .waitingForTLS:
+            return
+        case .started(let timeout):
+            if let timeout {
+                if writeTimer == nil {
+                    writeTimer = makeTimer { $0.writeTimerFired() }
+                }
+                writeTimer?.rearm(after: timeout)
+            }
+            doSendBytes()
+        case .startTLS:
+            beginTLS()
+        case .disconnect:
+            disconnect()
+        }
+    }
+
+    func doSendBytes() {
+        let result = engine.runWritePass(transportWritable: writableHint, transport: self)
+        if result.waitsForWritable {
+            writableHint = false
+            source?.wantsWritable = true
+        }
+        let generation = self.generation
+        if result.partialLength > 0, let owner {
+            delegate?.onSocket(owner, didWritePartialDataOfLength: result.partialLength, tag: result.partialTag)
+            guard generation == self.generation else { return }
+        }
+        if let tag = result.completedTag {
+            writeTimer?.disarm()
+            if let owner {
+                delegate?.onSocket(owner, didWriteDataWithTag: tag)
+            }
+            guard generation == self.generation else { return }
+            scheduleWriteDequeue()
+        }
+        if let failure = result.failure {
+            closeWithError(error(for: failure))
+        }
+    }
+
+    func writeTimerFired() {
+        guard let query = engine.writeTimeoutQuery, let owner else { return }
+        let extensionSeconds =
+            delegate?.onSocket(
+                owner, shouldTimeoutWriteWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone) ?? 0
+        if let granted = engine.extendWriteTimeout(by: extensionSeconds) {
+            writeTimer?.rearm(after: granted)
+        } else {
+            closeWithError(AsyncSocketError(.writeTimeout))
+        }
+    }
+
+    // MARK: TLS markers
+
+    /// Both queues reached a TLS marker. The handshake itself comes with the TLS engine; until then a
+    /// marker fails the connection as the original did when it could not apply TLS settings (-1).
+    private func beginTLS() {
+        _ = engine.beginTLS()
+        closeWithError(AsyncSocketError(.socketError, message: "TLS is not available in this build"))
+    }
+
+    // MARK: Errors
+
+    /// The legacy error for an engine failure: `nil` for the peer's clean close (2.6).
+    func error(for failure: TransportFailure) -> (any Error)? {
+        switch failure {
+        case .endOfStream: return nil
+        case .readMaxedOut: return AsyncSocketError(.readMaxedOut)
+        case .transport(let code): return SystemError.posix(code, "socket")
+        }
+    }
+
+    // MARK: ByteTransport
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
+        let (count, code) = SocketOps.receive(fd, buffer)
+        if count > 0 { return .bytes(count) }
+        if count == 0 { return buffer.isEmpty ? .bytes(0) : .endOfStream }
+        return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
+        let (count, code) = SocketOps.send(fd, bytes)
+        if count >= 0 { return .bytes(count) }
+        return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
+    }
+}

@@ -1,0 +1,116 @@
+import AsyncSocketCore
+import CAsyncSocketShims
+import Foundation
+
+// moveToRunLoop and run-loop modes (2.13, 2.14). Everything the socket registers — its descriptor
+// sources, timers (the connect timer too: a deliberate fix) and deferred dequeues — lives in all of
+// its modes on one loop. A move unregisters everything on the old loop and registers it again on the
+// new loop's thread; bytes that arrive meanwhile wait in the kernel.
+extension NativeSocketBackend {
+    func moveToRunLoop(_ newLoop: EventRunLoop) -> Bool {
+        checkThread("moveToRunLoop(_:)")
+        guard newLoop !== loop else { return true }
+        guard started, loop != nil else { return true }
+        let readRemaining = remaining(of: readTimer)
+        let writeRemaining = remaining(of: writeTimer)
+        let connectRemaining = connectDeadline.map { deadline -> TimeInterval in
+            let now = ask_monotonic_ns()
+            return deadline > now ? Double(deadline - now) / 1e9 : 0
+        }
+        unregisterEverything()
+        loop = newLoop
+        newLoop.perform(inModes: modes) { [self] in
+            guard started, loop === newLoop else { return }
+            registerEverything(
+                readRemaining: readRemaining, writeRemaining: writeRemaining, connectRemaining: connectRemaining)
+        }
+        return true
+    }
+
+    func setRunLoopModes(_ newModes: [RunLoopMode]) -> Bool {
+        checkThread("setRunLoopModes(_:)")
+        guard !newModes.isEmpty else { return false }
+        guard newModes != modes else { return true }
+        modes = newModes
+        for source in [source].compactMap({ $0 }) + listenSources {
+            source.setModes(modes)
+        }
+        for timer in [readTimer, writeTimer, connectTimer, acceptPauseTimer].compactMap({ $0 }) {
+            timer.setModes(modes)
+        }
+        for attempt in connectAttempt?.inFlight ?? [] {
+            attempt.source?.setModes(modes)
+        }
+        connectAttempt?.nextTimer?.setModes(modes)
+        for item in [readDequeue, writeDequeue, scheduledDisconnect] where item.isScheduled {
+            schedule(item)
+        }
+        return true
+    }
+
+    private func remaining(of timer: RunLoopTimer?) -> TimeInterval? {
+        guard let timer, timer.isArmed else { return nil }
+        return timer.remainingSeconds
+    }
+
+    private func unregisterEverything() {
+        cancelScheduledWork()
+        source?.cancel()
+        source = nil
+        for listener in listenSources {
+            listener.cancel()
+        }
+        listenSources.removeAll()
+        for timer in [readTimer, writeTimer, connectTimer, acceptPauseTimer] {
+            timer?.invalidate()
+        }
+        readTimer = nil
+        writeTimer = nil
+        connectTimer = nil
+        acceptPauseTimer = nil
+        if let attempt = connectAttempt {
+            attempt.nextTimer?.invalidate()
+            attempt.nextTimer = nil
+            for index in attempt.inFlight.indices {
+                attempt.inFlight[index].source?.cancel()
+                attempt.inFlight[index].source = nil
+            }
+        }
+    }
+
+    private func registerEverything(
+        readRemaining: TimeInterval?, writeRemaining: TimeInterval?, connectRemaining: TimeInterval?
+    ) {
+        if connected {
+            attachSource()
+        }
+        for listener in [listenFD4, listenFD6] where listener >= 0 {
+            attachListener(listener)
+        }
+        if let readRemaining {
+            readTimer = makeTimer { $0.readTimerFired() }
+            readTimer?.rearm(after: readRemaining)
+        }
+        if let writeRemaining {
+            writeTimer = makeTimer { $0.writeTimerFired() }
+            writeTimer?.rearm(after: writeRemaining)
+        }
+        if let connectRemaining {
+            connectTimer = makeTimer { $0.closeWithError(AsyncSocketError(.connectTimeout)) }
+            connectTimer?.rearm(after: connectRemaining)
+        }
+        if let attempt = connectAttempt {
+            for index in attempt.inFlight.indices {
+                attempt.inFlight[index].source = watch(connecting: attempt.inFlight[index].fd)
+            }
+            if !attempt.pending.isEmpty && !attempt.resolving {
+                startNextAddress()
+            }
+        }
+        scheduleReadDequeue()
+        scheduleWriteDequeue()
+        if engine.disconnectConditionHolds {
+            schedule(scheduledDisconnect)
+        }
+    }
+}

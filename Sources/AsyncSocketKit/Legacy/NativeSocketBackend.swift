@@ -1,0 +1,174 @@
+import AsyncSocketCore
+import CAsyncSocketShims
+import Foundation
+import Logging
+
+// The native engine of RunLoopSocket: non-blocking descriptors watched by an EventRunLoop, every
+// decision about bytes taken by the I/O-free SocketEngine. This file holds the state and the small
+// shared helpers; accept, connect, I/O, closing and run-loop changes live in their own files.
+//
+// Lifetime: while started (connecting, connected or listening) the socket keeps its public object
+// alive, so no callback is ever lost because the application let go of it; closing lets go.
+final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
+    weak var owner: RunLoopSocket?
+    /// The public object, held while started.
+    var retainedOwner: RunLoopSocket?
+    let engine = SocketEngine()
+    let resolver: HostResolver
+    let logger: Logger?
+
+    var loop: EventRunLoop?
+    var modes: [RunLoopMode] = [.default]
+
+    /// The connected (or connecting, by address) descriptor.
+    var fd: Int32 = -1
+    var listenFD4: Int32 = -1
+    var listenFD6: Int32 = -1
+    var source: RunLoopFileSource?
+    var listenSources: [RunLoopFileSource] = []
+    var readTimer: RunLoopTimer?
+    var writeTimer: RunLoopTimer?
+    var connectTimer: RunLoopTimer?
+    var connectDeadline: UInt64?
+    var acceptPauseTimer: RunLoopTimer?
+    lazy var readDequeue = PerformItem(modes: modes) { [weak self] in self?.maybeDequeueRead() }
+    lazy var writeDequeue = PerformItem(modes: modes) { [weak self] in self?.maybeDequeueWrite() }
+    lazy var scheduledDisconnect = PerformItem(modes: modes) { [weak self] in self?.disconnect() }
+
+    var started = false
+    var connected = false
+    var closingWithError = false
+    /// The transport may have bytes for a read (a readiness event since the last short read).
+    var readableHint = false
+    var writableHint = false
+    /// Bumped by every close, so work started for an earlier connection recognises itself as stale.
+    var generation = 0
+    var connectAttempt: ConnectAttempt?
+    var peerAddress: SocketAddress?
+    /// The host string of a connect by name, for nothing but `description`.
+    var connectHost: String?
+
+    init(resolver: HostResolver, logger: Logger?) {
+        self.resolver = resolver
+        self.logger = logger
+    }
+
+    var delegate: (any RunLoopSocketDelegate)? { owner?.delegate }
+
+    // MARK: Thread affinity (1.3)
+
+    /// Stops the program when called off the socket's run-loop thread (skipped while it has no loop).
+    func checkThread(_ call: StaticString) {
+        guard let loop, !loop.isCurrent else { return }
+        let caller = ThreadDescription.current()
+        let owner = ThreadDescription(thread: loop.ownerThread, threadID: loop.ownerThreadID)
+        fatalError(
+            "RunLoopSocket.\(call) called on thread \(caller), but the socket belongs to the run loop of "
+                + "thread \(owner); use it on that thread only (EventRunLoop.perform reaches it)")
+    }
+
+    // MARK: Scheduling on the socket's loop, in its modes
+
+    func schedule(_ item: PerformItem) {
+        guard let loop else { return }
+        if item.modes != modes {
+            loop.cancel(item)
+            item.modes = modes
+        }
+        loop.schedule(item)
+    }
+
+    func scheduleReadDequeue() {
+        schedule(readDequeue)
+    }
+
+    func scheduleWriteDequeue() {
+        schedule(writeDequeue)
+    }
+
+    func cancelScheduledWork() {
+        guard let loop else { return }
+        loop.cancel(readDequeue)
+        loop.cancel(writeDequeue)
+        loop.cancel(scheduledDisconnect)
+    }
+
+    /// A reusable timer on the socket's loop in its modes.
+    func makeTimer(_ fired: @escaping (NativeSocketBackend) -> Void) -> RunLoopTimer? {
+        guard let loop else { return nil }
+        return loop.addReusableTimer(modes: modes) { [weak self] _ in
+            guard let self else { return }
+            fired(self)
+        }
+    }
+
+    func debug(_ message: @autoclosure () -> String) {
+        logger?.debug("\(message())")
+    }
+
+    // MARK: Diagnostics (1.9)
+
+    var isConnected: Bool { connected && fd >= 0 }
+
+    var connectedAddress: SocketAddress? {
+        guard fd >= 0 else { return nil }
+        return peerAddress ?? SocketOps.peerAddress(fd)
+    }
+
+    var localAddress: SocketAddress? {
+        if fd >= 0 { return SocketOps.localAddress(fd) }
+        if listenFD4 >= 0 { return SocketOps.localAddress(listenFD4) }
+        if listenFD6 >= 0 { return SocketOps.localAddress(listenFD6) }
+        return nil
+    }
+
+    var isIPv4: Bool {
+        if fd >= 0 { return (connectedAddress ?? localAddress)?.isIPv4 ?? false }
+        return listenFD4 >= 0
+    }
+
+    var isIPv6: Bool {
+        if fd >= 0 { return (connectedAddress ?? localAddress)?.isIPv6 ?? false }
+        return listenFD6 >= 0
+    }
+
+    var socketFD: Int32 { fd >= 0 ? fd : listenFD4 >= 0 ? listenFD4 : listenFD6 }
+    var socket4FD: Int32 { fd >= 0 ? (isIPv4 ? fd : -1) : listenFD4 }
+    var socket6FD: Int32 { fd >= 0 ? (isIPv6 ? fd : -1) : listenFD6 }
+
+    var runLoop: EventRunLoop? { loop }
+    var runLoopModes: [RunLoopMode] { modes }
+
+    var readProgress: TransferProgress { engine.readProgress }
+    var writeProgress: TransferProgress { engine.writeProgress }
+    var canSafelySetDelegate: Bool { engine.isIdle }
+
+    func enablePreBuffering() {
+        engine.configuration.prebuffering = true
+    }
+
+    var stateDescription: String {
+        var parts: [String] = []
+        if let local = localAddress {
+            parts.append("local \(local.host ?? "?") \(local.port)")
+        }
+        if let remote = connectedAddress {
+            parts.append("remote \(remote.host ?? "?") \(remote.port)")
+        }
+        parts.append("has queued \(engine.queuedReadCount) reads \(engine.queuedWriteCount) writes")
+        let read = engine.readProgress
+        let write = engine.writeProgress
+        parts.append(read.fraction.isNaN ? "no current read" : "current read \(Int(read.fraction * 100))% done")
+        parts.append(write.fraction.isNaN ? "no current write" : "current write \(Int(write.fraction * 100))% done")
+        if engine.disconnectsAfterReading { parts.append("will disconnect after reads") }
+        if engine.disconnectsAfterWriting { parts.append("will disconnect after writes") }
+        if listenFD4 >= 0 || listenFD6 >= 0 {
+            parts.append("listening")
+        } else if connectAttempt != nil {
+            parts.append("connecting\(connectHost.map { " to \($0)" } ?? "")")
+        } else if !isConnected {
+            parts.append("not connected")
+        }
+        return parts.joined(separator: ", ")
+    }
+}

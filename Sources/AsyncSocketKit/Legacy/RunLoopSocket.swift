@@ -1,0 +1,454 @@
+import AsyncSocketCore
+import Foundation
+import Logging
+
+/// The run-loop `AsyncSocket` of CocoaAsyncSocket (the final 7.4.x class), in Swift on Linux.
+///
+/// Every selector of the original has a Swift spelling here, and behaves as the original did: the
+/// same callbacks in the same order on the socket's ``EventRunLoop`` and in its ``RunLoopMode``s,
+/// the same queues, timeouts, prebuffering and `unreadData`, the same error domain and codes
+/// (``AsyncSocketError``). Where this class deliberately differs, `Migration/README.md` says so.
+///
+/// A socket belongs to the loop of the thread that connected or accepted with it (or the one given
+/// to ``moveToRunLoop(_:)``) and must be used on that thread; a call from another thread stops the
+/// program with a message naming the call and both threads.
+///
+/// While started (connecting, connected or listening) a socket stays alive by itself, so no callback
+/// is lost; it lets go once it has disconnected.
+public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
+    let backend: any LegacySocketBackend
+    private weak var storedDelegate: (any RunLoopSocketDelegate)?
+    private var storedUserData: Int
+
+    /// A socket with `delegate` (held weakly) and `userData` (`initWithDelegate:userData:`).
+    /// `resolver` looks up host names for ``connectToHost(_:onPort:withTimeout:)``; `logger` receives
+    /// `.debug` lines about ignored calls and other details.
+    public init(
+        delegate: (any RunLoopSocketDelegate)? = nil, userData: Int = 0, resolver: HostResolver = .system,
+        logger: Logger? = nil
+    ) {
+        storedDelegate = delegate
+        storedUserData = userData
+        backend = NativeSocketBackend(resolver: resolver, logger: logger)
+        backend.owner = self
+    }
+
+    /// The delegate, held weakly. Completions go to whoever is the delegate when they happen.
+    public var delegate: (any RunLoopSocketDelegate)? {
+        get {
+            checkThread("delegate")
+            return storedDelegate
+        }
+        set {
+            checkThread("setDelegate(_:)")
+            storedDelegate = newValue
+        }
+    }
+
+    /// `true` when nothing is queued or in progress, so a new delegate would not receive completions
+    /// of work queued under the old one.
+    public var canSafelySetDelegate: Bool {
+        checkThread("canSafelySetDelegate")
+        return backend.canSafelySetDelegate
+    }
+
+    /// A number for the application's own use.
+    public var userData: Int {
+        get {
+            checkThread("userData")
+            return storedUserData
+        }
+        set {
+            checkThread("setUserData(_:)")
+            storedUserData = newValue
+        }
+    }
+
+    private func checkThread(_ call: StaticString) {
+        (backend as? NativeSocketBackend)?.checkThread(call)
+    }
+
+    // MARK: Accepting
+
+    /// Listens on `port` on every IPv4 and IPv6 interface (`acceptOnPort:error:`); port 0 picks one
+    /// free port for both.
+    public func acceptOnPort(_ port: UInt16) throws {
+        try acceptOnInterface(nil, port: port)
+    }
+
+    /// Listens on `interface` (`acceptOnInterface:port:error:`): `nil` or "" for every interface,
+    /// "localhost"/"loopback" for both loopback addresses, a numeric address, or a name whose first
+    /// IPv4 and IPv6 addresses are used.
+    ///
+    /// Throws ``AsyncSocketUsageError`` without a delegate or when not disconnected, an
+    /// ``AsyncSocketError`` with code `socketError` when a listener cannot be created (a busy port
+    /// among them; the POSIX error is its `underlying`), or a name-resolution `NSError`.
+    public func acceptOnInterface(_ interface: String?, port: UInt16) throws {
+        try backend.acceptOnInterface(interface, port: port)
+    }
+
+    /// The 4.x spelling of ``acceptOnInterface(_:port:)`` (`acceptOnAddress:port:error:`).
+    public func acceptOnAddress(_ address: String?, port: UInt16) throws {
+        try acceptOnInterface(address, port: port)
+    }
+
+    // MARK: Connecting
+
+    /// Connects to `host` (a name or a numeric address) without a timeout.
+    public func connectToHost(_ host: String, onPort port: UInt16) throws {
+        try connectToHost(host, onPort: port, withTimeout: -1)
+    }
+
+    /// Connects to `host` (`connectToHost:onPort:withTimeout:error:`). Names are resolved
+    /// asynchronously; every address is tried. `onSocketWillConnect` runs inside this call.
+    /// A negative timeout means none.
+    ///
+    /// Throws ``AsyncSocketUsageError`` without a delegate or when not disconnected, an
+    /// ``AsyncSocketError`` `canceled` when the delegate vetoes, or a name-resolution `NSError` for a
+    /// malformed host. Later failures arrive as `onSocket(_:willDisconnectWithError:)`.
+    public func connectToHost(_ host: String, onPort port: UInt16, withTimeout timeout: TimeInterval) throws {
+        try backend.connectToHost(host, port: port, timeout: timeout)
+    }
+
+    /// Connects to a `sockaddr` in `address` without a timeout.
+    public func connectToAddress(_ address: Data) throws {
+        try connectToAddress(address, viaInterfaceAddress: nil, withTimeout: -1)
+    }
+
+    /// Connects to a `sockaddr` in `address` with a timeout.
+    public func connectToAddress(_ address: Data, withTimeout timeout: TimeInterval) throws {
+        try connectToAddress(address, viaInterfaceAddress: nil, withTimeout: timeout)
+    }
+
+    /// Connects to a `sockaddr` in `address`, binding first to `interfaceAddress` when given
+    /// (`connectToAddress:viaInterfaceAddress:withTimeout:error:`).
+    public func connectToAddress(
+        _ address: Data, viaInterfaceAddress interfaceAddress: Data?, withTimeout timeout: TimeInterval
+    ) throws {
+        try backend.connectToAddress(address, viaInterface: interfaceAddress, timeout: timeout)
+    }
+
+    // MARK: Disconnecting
+
+    /// Closes at once, dropping queued reads and writes. A started socket tells its delegate
+    /// `onSocketDidDisconnect` before this call returns (never `willDisconnectWithError`).
+    public func disconnect() {
+        backend.disconnect()
+    }
+
+    /// Disconnects once every queued read has finished; later reads and writes are ignored.
+    public func disconnectAfterReading() {
+        checkThread("disconnectAfterReading()")
+        backend.disconnectAfter(reading: true, writing: false)
+    }
+
+    /// Disconnects once every queued write has finished; later reads and writes are ignored.
+    public func disconnectAfterWriting() {
+        checkThread("disconnectAfterWriting()")
+        backend.disconnectAfter(reading: false, writing: true)
+    }
+
+    /// Disconnects once every queued read and write has finished.
+    public func disconnectAfterReadingAndWriting() {
+        checkThread("disconnectAfterReadingAndWriting()")
+        backend.disconnectAfter(reading: true, writing: true)
+    }
+
+    // MARK: Reading
+
+    /// Reads whatever is available, at least one byte (`readDataWithTimeout:tag:`).
+    public func readData(withTimeout timeout: TimeInterval, tag: Int) {
+        read(.available(maxLength: 0), buffer: nil, offset: 0, timeout: timeout, tag: tag, "readData(withTimeout:tag:)")
+    }
+
+    /// Reads whatever is available into `buffer` from `offset` on.
+    public func readData(withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, tag: Int)
+    {
+        read(
+            .available(maxLength: 0), buffer: buffer, offset: offset, timeout: timeout, tag: tag,
+            "readData(withTimeout:buffer:bufferOffset:tag:)")
+    }
+
+    /// Reads whatever is available, at most `maxLength` bytes (0: no limit), into `buffer`.
+    public func readData(
+        withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, maxLength: Int, tag: Int
+    ) {
+        read(
+            .available(maxLength: maxLength), buffer: buffer, offset: offset, timeout: timeout, tag: tag,
+            "readData(withTimeout:buffer:bufferOffset:maxLength:tag:)")
+    }
+
+    /// Reads exactly `length` bytes (`readDataToLength:withTimeout:tag:`); 0 is ignored.
+    public func readData(toLength length: Int, withTimeout timeout: TimeInterval, tag: Int) {
+        read(.length(length), buffer: nil, offset: 0, timeout: timeout, tag: tag, "readData(toLength:withTimeout:tag:)")
+    }
+
+    /// Reads exactly `length` bytes into `buffer` from `offset` on.
+    public func readData(
+        toLength length: Int, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int,
+        tag: Int
+    ) {
+        read(
+            .length(length), buffer: buffer, offset: offset, timeout: timeout, tag: tag,
+            "readData(toLength:withTimeout:buffer:bufferOffset:tag:)")
+    }
+
+    /// Reads up to and including `data` (`readDataToData:withTimeout:tag:`); an empty separator is ignored.
+    public func readData(to data: Data, withTimeout timeout: TimeInterval, tag: Int) {
+        readToData(
+            data, timeout: timeout, buffer: nil, offset: 0, maxLength: 0, tag: tag, "readData(to:withTimeout:tag:)")
+    }
+
+    /// Reads up to and including `data` into `buffer` from `offset` on.
+    public func readData(
+        to data: Data, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, tag: Int
+    ) {
+        readToData(
+            data, timeout: timeout, buffer: buffer, offset: offset, maxLength: 0, tag: tag,
+            "readData(to:withTimeout:buffer:bufferOffset:tag:)")
+    }
+
+    /// Reads up to and including `data`, failing with `readMaxedOut` past `maxLength` bytes (0: none).
+    public func readData(to data: Data, withTimeout timeout: TimeInterval, maxLength: Int, tag: Int) {
+        readToData(
+            data, timeout: timeout, buffer: nil, offset: 0, maxLength: maxLength, tag: tag,
+            "readData(to:withTimeout:maxLength:tag:)")
+    }
+
+    /// Reads up to and including `data` into `buffer`, failing past `maxLength` bytes (0: none).
+    public func readData(
+        to data: Data, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int,
+        maxLength: Int, tag: Int
+    ) {
+        readToData(
+            data, timeout: timeout, buffer: buffer, offset: offset, maxLength: maxLength, tag: tag,
+            "readData(to:withTimeout:buffer:bufferOffset:maxLength:tag:)")
+    }
+
+    private var lastSeparator: [UInt8] = []
+
+    private func readToData(
+        _ data: Data, timeout: TimeInterval, buffer: NSMutableData?, offset: Int, maxLength: Int, tag: Int,
+        _ call: StaticString
+    ) {
+        // Reuse the last separator's bytes when it is the same (the usual case): no copy per read.
+        if !lastSeparator.elementsEqual(data) {
+            lastSeparator = Array(data)
+        }
+        read(
+            .separator(lastSeparator, maxLength: maxLength), buffer: buffer, offset: offset, timeout: timeout,
+            tag: tag, call)
+    }
+
+    private func read(
+        _ kind: ReadKind, buffer: NSMutableData?, offset: Int, timeout: TimeInterval, tag: Int, _ call: StaticString
+    ) {
+        checkThread(call)
+        backend.read(ReadRequest(kind: kind, buffer: buffer, bufferOffset: offset, timeout: timeout, tag: tag))
+    }
+
+    // MARK: Writing
+
+    /// Queues `data` for writing (`writeData:withTimeout:tag:`); the data is kept, not copied. Empty
+    /// data is ignored.
+    public func write(_ data: Data, withTimeout timeout: TimeInterval, tag: Int) {
+        checkThread("write(_:withTimeout:tag:)")
+        backend.write(data, timeout: timeout, tag: tag)
+    }
+
+    // MARK: Progress
+
+    /// The current read's progress (`progressOfReadReturningTag:bytesDone:total:`): NaN with zeros
+    /// when no read is in progress (or at a TLS marker), 1.0 for reads without a length.
+    public func progressOfRead(
+        returningTag tag: UnsafeMutablePointer<Int>?, bytesDone: UnsafeMutablePointer<Int>?,
+        total: UnsafeMutablePointer<Int>?
+    ) -> Float {
+        checkThread("progressOfRead(returningTag:bytesDone:total:)")
+        return Self.report(backend.readProgress, tag, bytesDone, total)
+    }
+
+    /// The current write's progress (`progressOfWriteReturningTag:bytesDone:total:`).
+    public func progressOfWrite(
+        returningTag tag: UnsafeMutablePointer<Int>?, bytesDone: UnsafeMutablePointer<Int>?,
+        total: UnsafeMutablePointer<Int>?
+    ) -> Float {
+        checkThread("progressOfWrite(returningTag:bytesDone:total:)")
+        return Self.report(backend.writeProgress, tag, bytesDone, total)
+    }
+
+    /// The current read's progress as values: the fraction is NaN when idle.
+    public var readProgress: (tag: Int, bytesDone: Int, total: Int, fraction: Float) {
+        checkThread("readProgress")
+        let progress = backend.readProgress
+        return (progress.tag, progress.bytesDone, progress.total, Float(progress.fraction))
+    }
+
+    /// The current write's progress as values: the fraction is NaN when idle.
+    public var writeProgress: (tag: Int, bytesDone: Int, total: Int, fraction: Float) {
+        checkThread("writeProgress")
+        let progress = backend.writeProgress
+        return (progress.tag, progress.bytesDone, progress.total, Float(progress.fraction))
+    }
+
+    private static func report(
+        _ progress: TransferProgress, _ tag: UnsafeMutablePointer<Int>?, _ bytesDone: UnsafeMutablePointer<Int>?,
+        _ total: UnsafeMutablePointer<Int>?
+    ) -> Float {
+        tag?.pointee = progress.tag
+        bytesDone?.pointee = progress.bytesDone
+        total?.pointee = progress.total
+        return Float(progress.fraction)
+    }
+
+    // MARK: TLS, prebuffering, unread data
+
+    /// Queues a TLS marker in both queues (`startTLS:`): reads and writes queued before it run in
+    /// plaintext, later ones after `onSocketDidSecure`. `settings` uses the original's keys.
+    public func startTLS(_ settings: [String: Any]?) {
+        checkThread("startTLS(_:)")
+        backend.startTLS(settings ?? [:])
+    }
+
+    /// Turns prebuffering on (it is on by default; there is no way to turn it off, as in the original).
+    public func enablePreBuffering() {
+        checkThread("enablePreBuffering()")
+        backend.enablePreBuffering()
+    }
+
+    /// Everything received and not delivered — the current read's bytes, then what was read ahead,
+    /// then what the socket can still give without blocking — but only inside
+    /// `onSocket(_:willDisconnectWithError:)`; `nil` elsewhere. Copy it: it is gone after the close.
+    public func unreadData() -> Data? {
+        checkThread("unreadData()")
+        return backend.unreadData()
+    }
+
+    // MARK: Run loops and modes
+
+    /// Moves the socket to `runLoop` (`moveToRunLoop:`): `false` for `nil`, `true` otherwise. Call it
+    /// on the socket's current loop thread; afterwards every call must be made, and every callback
+    /// arrives, on the new loop's thread.
+    @discardableResult
+    public func moveToRunLoop(_ runLoop: EventRunLoop?) -> Bool {
+        guard let runLoop else { return false }
+        return backend.moveToRunLoop(runLoop)
+    }
+
+    /// Replaces the modes the socket works in (`setRunLoopModes:`): `false` for an empty list.
+    @discardableResult
+    public func setRunLoopModes(_ modes: [RunLoopMode]) -> Bool {
+        backend.setRunLoopModes(modes)
+    }
+
+    /// Adds one mode (`addRunLoopMode:`): `false` for `nil`, `true` when already present.
+    @discardableResult
+    public func addRunLoopMode(_ mode: RunLoopMode?) -> Bool {
+        guard let mode else { return false }
+        let modes = backend.runLoopModes
+        return modes.contains(mode) ? true : backend.setRunLoopModes(modes + [mode])
+    }
+
+    /// Removes one mode (`removeRunLoopMode:`): `false` for `nil` or when it is the last mode; `true`
+    /// when absent. Unlike the original, the socket really stops being serviced in that mode.
+    @discardableResult
+    public func removeRunLoopMode(_ mode: RunLoopMode?) -> Bool {
+        guard let mode else { return false }
+        let modes = backend.runLoopModes
+        guard modes.contains(mode) else { return true }
+        guard modes.count > 1 else { return false }
+        return backend.setRunLoopModes(modes.filter { $0 != mode })
+    }
+
+    /// The modes the socket works in; `[.default]` initially.
+    public var runLoopModes: [RunLoopMode] {
+        checkThread("runLoopModes")
+        return backend.runLoopModes
+    }
+
+    /// The loop the socket is scheduled on, or `nil` before connect/accept and after disconnect.
+    public var runLoop: EventRunLoop? { backend.runLoop }
+
+    // MARK: Diagnostics
+
+    /// Whether the socket is connected (a listening socket never is).
+    public var isConnected: Bool {
+        checkThread("isConnected")
+        return backend.isConnected
+    }
+
+    /// The peer's numeric address, or `nil`.
+    public var connectedHost: String? {
+        checkThread("connectedHost")
+        return backend.connectedAddress?.host
+    }
+
+    /// The peer's port, or 0.
+    public var connectedPort: UInt16 {
+        checkThread("connectedPort")
+        return backend.connectedAddress?.port ?? 0
+    }
+
+    /// The local numeric address, or `nil`.
+    public var localHost: String? {
+        checkThread("localHost")
+        return backend.localAddress?.host
+    }
+
+    /// The local port, or 0.
+    public var localPort: UInt16 {
+        checkThread("localPort")
+        return backend.localAddress?.port ?? 0
+    }
+
+    /// The peer's `sockaddr` bytes, or `nil`.
+    public var connectedAddress: Data? {
+        checkThread("connectedAddress")
+        return backend.connectedAddress?.data
+    }
+
+    /// The local `sockaddr` bytes, or `nil`.
+    public var localAddress: Data? {
+        checkThread("localAddress")
+        return backend.localAddress?.data
+    }
+
+    /// Whether an IPv4 descriptor exists (a listener may answer `true` for both families).
+    public var isIPv4: Bool {
+        checkThread("isIPv4")
+        return backend.isIPv4
+    }
+
+    /// Whether an IPv6 descriptor exists.
+    public var isIPv6: Bool {
+        checkThread("isIPv6")
+        return backend.isIPv6
+    }
+
+    /// The descriptor: the connected socket, else the IPv4 listener, else the IPv6 listener; -1
+    /// without one. The stand-in for `getCFSocket`/`getCFReadStream`/`getCFWriteStream`.
+    public var socketFD: Int32 { backend.socketFD }
+
+    /// The IPv4 descriptor (connected or listening), or -1.
+    public var socket4FD: Int32 { backend.socket4FD }
+
+    /// The IPv6 descriptor (connected or listening), or -1.
+    public var socket6FD: Int32 { backend.socket6FD }
+
+    /// One line: addresses, queued work, progress and state.
+    public var description: String {
+        let address = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
+        return "<RunLoopSocket 0x\(address) \(backend.stateDescription)>"
+    }
+
+    // MARK: Separators
+
+    /// CR LF (0x0D 0x0A).
+    public static var crlfData: Data { Data([0x0D, 0x0A]) }
+    /// CR (0x0D).
+    public static var crData: Data { Data([0x0D]) }
+    /// LF (0x0A).
+    public static var lfData: Data { Data([0x0A]) }
+    /// One zero byte.
+    public static var zeroData: Data { Data([0x00]) }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The delegate of a ``RunLoopSocket``: the Swift spelling of the original's informal
+/// `AsyncSocketDelegate` protocol. Every method is optional (each has a default implementation that
+/// does what the original did when the delegate did not respond to the selector). All calls arrive
+/// on the socket's run-loop thread.
+public protocol RunLoopSocketDelegate: AnyObject {
+    /// `onSocket:willDisconnectWithError:` — the socket is closing because of an error, a timeout, a
+    /// max-out, a failed connect, or a clean close by the peer (`error` is `nil` then). The socket is
+    /// still open here: ``RunLoopSocket/unreadData()`` answers only inside this call.
+    func onSocket(_ sock: RunLoopSocket, willDisconnectWithError error: (any Error)?)
+
+    /// `onSocketDidDisconnect:` — the last callback of every close of a started socket. A user
+    /// `disconnect()` calls it before returning.
+    func onSocketDidDisconnect(_ sock: RunLoopSocket)
+
+    /// `onSocket:didAcceptNewSocket:` — a listening socket accepted `newSocket`, which has the same
+    /// delegate. Keep a reference to it: one that nobody keeps is closed at once (and reported).
+    func onSocket(_ sock: RunLoopSocket, didAcceptNewSocket newSocket: RunLoopSocket)
+
+    /// `onSocket:wantsRunLoopForNewSocket:` — the loop the accepted socket should live on; `nil`
+    /// (the default) keeps it on the listener's loop.
+    func onSocket(_ sock: RunLoopSocket, wantsRunLoopForNewSocket newSocket: RunLoopSocket) -> EventRunLoop?
+
+    /// `onSocketWillConnect:` — called inside the connect methods (and for an accepted socket after
+    /// `wantsRunLoopForNewSocket`); returning `false` cancels. ``RunLoopSocket/socketFD`` is the
+    /// place to set socket options, where the original offered its CF streams.
+    func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool
+
+    /// `onSocket:didConnectToHost:port:` — connected; `host` is numeric.
+    func onSocket(_ sock: RunLoopSocket, didConnectToHost host: String, port: UInt16)
+
+    /// `onSocket:didReadData:withTag:` — a queued read finished.
+    func onSocket(_ sock: RunLoopSocket, didRead data: Data, withTag tag: Int)
+
+    /// `onSocket:didReadPartialDataOfLength:tag:` — a read to a length or a separator made progress:
+    /// `partialLength` bytes in this pass (not a running total). Never for reads of what is available.
+    func onSocket(_ sock: RunLoopSocket, didReadPartialDataOfLength partialLength: Int, tag: Int)
+
+    /// `onSocket:didWriteDataWithTag:` — a queued write finished.
+    func onSocket(_ sock: RunLoopSocket, didWriteDataWithTag tag: Int)
+
+    /// `onSocket:didWritePartialDataOfLength:tag:` — a write made progress: bytes of this pass.
+    func onSocket(_ sock: RunLoopSocket, didWritePartialDataOfLength partialLength: Int, tag: Int)
+
+    /// `onSocket:shouldTimeoutReadWithTag:elapsed:bytesDone:` — a read's timer fired. Return a
+    /// positive number of seconds to extend it; 0 (the default) or less times it out. `elapsed` is
+    /// the original timeout plus every extension granted so far.
+    func onSocket(
+        _ sock: RunLoopSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval
+
+    /// `onSocket:shouldTimeoutWriteWithTag:elapsed:bytesDone:` — as for reads.
+    func onSocket(
+        _ sock: RunLoopSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval
+
+    /// `onSocketDidSecure:` — the TLS handshake finished.
+    func onSocketDidSecure(_ sock: RunLoopSocket)
+}
+
+extension RunLoopSocketDelegate {
+    /// Does nothing.
+    public func onSocket(_ sock: RunLoopSocket, willDisconnectWithError error: (any Error)?) {}
+    /// Does nothing.
+    public func onSocketDidDisconnect(_ sock: RunLoopSocket) {}
+    /// Does nothing (so the new socket, unless kept elsewhere, is closed).
+    public func onSocket(_ sock: RunLoopSocket, didAcceptNewSocket newSocket: RunLoopSocket) {}
+    /// `nil`: the listener's own loop.
+    public func onSocket(_ sock: RunLoopSocket, wantsRunLoopForNewSocket newSocket: RunLoopSocket) -> EventRunLoop? {
+        nil
+    }
+    /// `true`.
+    public func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool { true }
+    /// Does nothing.
+    public func onSocket(_ sock: RunLoopSocket, didConnectToHost host: String, port: UInt16) {}
+    /// Does nothing.
+    public func onSocket(_ sock: RunLoopSocket, didRead data: Data, withTag tag: Int) {}
+    /// Does nothing.
+    public func onSocket(_ sock: RunLoopSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {}
+    /// Does nothing.
+    public func onSocket(_ sock: RunLoopSocket, didWriteDataWithTag tag: Int) {}
+    /// Does nothing.
+    public func onSocket(_ sock: RunLoopSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {}
+    /// 0: the read times out.
+    public func onSocket(
+        _ sock: RunLoopSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval { 0 }
+    /// 0: the write times out.
+    public func onSocket(
+        _ sock: RunLoopSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval { 0 }
+    /// Does nothing.
+    public func onSocketDidSecure(_ sock: RunLoopSocket) {}
+}

@@ -1,0 +1,157 @@
+import CLibevent
+import Foundation
+import Synchronization
+
+// Name resolution with libevent's evdns, off every socket's loop: one resolver thread owns the
+// evdns base (evdns is not thread-safe), and each answer is handed back to the asking loop with
+// perform, in the asker's modes. A loop never blocks on a lookup.
+
+/// Resolves host names to addresses asynchronously with evdns.
+///
+/// ``system`` reads `/etc/resolv.conf` and `/etc/hosts`. A resolver made with
+/// ``init(nameservers:hostsFile:timeout:)`` asks only the given servers (tests point one at a small
+/// DNS responder on 127.0.0.1). Numeric addresses never reach a server.
+public final class HostResolver: @unchecked Sendable {
+    /// The resolver configured from `/etc/resolv.conf` and `/etc/hosts`.
+    public static let system = HostResolver(kind: .system)
+
+    private enum Kind {
+        case system
+        case custom(nameservers: [String], hostsFile: String?, timeout: TimeInterval)
+    }
+
+    private let worker: EventRunLoopThread
+    /// Touched only on the worker's thread.
+    private var base: OpaquePointer?
+    private let setupError: String?
+
+    /// A resolver asking only `nameservers` ("127.0.0.1:5353", "[::1]:53"), after `hostsFile` when
+    /// given, waiting `timeout` seconds per attempt (two attempts).
+    public convenience init(nameservers: [String], hostsFile: String? = nil, timeout: TimeInterval = 1) {
+        self.init(kind: .custom(nameservers: nameservers, hostsFile: hostsFile, timeout: timeout))
+    }
+
+    private init(kind: Kind) {
+        worker = EventRunLoopThread(name: "HostResolver")
+        let result = Mutex<(SendableBase?, String?)>((nil, nil))
+        let ready = DispatchSemaphore(value: 0)
+        let loop = worker.loop
+        loop.perform {
+            let (base, error) = Self.makeBase(kind: kind, loop: loop)
+            result.withLock { $0 = (SendableBase(base), error) }
+            ready.signal()
+        }
+        ready.wait()
+        (base, setupError) = result.withLock { ($0.0?.pointer, $0.1) }
+    }
+
+    deinit {
+        let worker = self.worker
+        if let base = SendableBase(base) {
+            worker.loop.perform { evdns_base_free(base.pointer, 1) }
+        }
+        worker.terminate()
+    }
+
+    private static func makeBase(kind: Kind, loop: EventRunLoop) -> (OpaquePointer?, String?) {
+        let eventBase = loop.context(for: .default).base
+        switch kind {
+        case .system:
+            let flags = EVDNS_BASE_INITIALIZE_NAMESERVERS | EVDNS_BASE_DISABLE_WHEN_INACTIVE
+            guard let base = evdns_base_new(eventBase, flags) else { return (nil, "evdns_base_new failed") }
+            return (base, nil)
+        case .custom(let nameservers, let hostsFile, let timeout):
+            guard let base = evdns_base_new(eventBase, EVDNS_BASE_DISABLE_WHEN_INACTIVE) else {
+                return (nil, "evdns_base_new failed")
+            }
+            for server in nameservers where evdns_base_nameserver_ip_add(base, server) != 0 {
+                evdns_base_free(base, 0)
+                return (nil, "bad nameserver address \(server)")
+            }
+            _ = evdns_base_set_option(base, "timeout:", String(timeout))
+            _ = evdns_base_set_option(base, "attempts:", "2")
+            if let hostsFile {
+                _ = evdns_base_load_hosts(base, hostsFile)
+            }
+            return (base, nil)
+        }
+    }
+
+    /// Looks `host` up (IPv4 and IPv6, TCP) and calls `completion` on the resolver's thread with the
+    /// addresses, each with `port`, or with a `kCFStreamErrorDomainNetDB` error.
+    func resolve(
+        _ host: String, port: UInt16, completion: @escaping @Sendable (Result<[SocketAddress], NSError>) -> Void
+    ) {
+        if let numeric = SocketAddress.numeric(host, port: port) {
+            completion(.success([numeric]))
+            return
+        }
+        worker.loop.perform { [self] in
+            guard let base else {
+                completion(.failure(SystemError.netDB(EVUTIL_EAI_FAIL, message: setupError ?? "no resolver")))
+                return
+            }
+            var hints = addrinfo()
+            hints.ai_family = AF_UNSPEC
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_protocol = Int32(IPPROTO_TCP)
+            hints.ai_flags = EVUTIL_AI_ADDRCONFIG
+            let request = Unmanaged.passRetained(PendingLookup(port: port, completion: completion)).toOpaque()
+            // The callback may run before this call returns (hosts file, cached answers).
+            _ = evdns_getaddrinfo(base, host, nil, &hints, lookupFinished, request)
+        }
+    }
+}
+
+private struct SendableBase: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init?(_ pointer: OpaquePointer?) {
+        guard let pointer else { return nil }
+        self.pointer = pointer
+    }
+}
+
+private final class PendingLookup {
+    let port: UInt16
+    let completion: @Sendable (Result<[SocketAddress], NSError>) -> Void
+
+    init(port: UInt16, completion: @escaping @Sendable (Result<[SocketAddress], NSError>) -> Void) {
+        self.port = port
+        self.completion = completion
+    }
+}
+
+private func lookupFinished(
+    _ result: Int32, _ list: UnsafeMutablePointer<addrinfo>?, _ argument: UnsafeMutableRawPointer?
+) {
+    guard let argument else { return }
+    let lookup = Unmanaged<PendingLookup>.fromOpaque(argument).takeRetainedValue()
+    defer {
+        if let list {
+            evutil_freeaddrinfo(list)
+        }
+    }
+    guard result == 0 else {
+        let message = String(cString: evutil_gai_strerror(result))
+        lookup.completion(.failure(SystemError.netDB(result, message: message)))
+        return
+    }
+    var addresses: [SocketAddress] = []
+    var node = list
+    while let current = node {
+        if let address = current.pointee.ai_addr {
+            var socketAddress = SocketAddress(pointer: address, length: socklen_t(current.pointee.ai_addrlen))
+            if socketAddress.isIP && !addresses.contains(socketAddress) {
+                socketAddress.port = lookup.port
+                addresses.append(socketAddress)
+            }
+        }
+        node = current.pointee.ai_next
+    }
+    if addresses.isEmpty {
+        lookup.completion(
+            .failure(SystemError.netDB(EVUTIL_EAI_NONAME, message: "No address associated with hostname")))
+    } else {
+        lookup.completion(.success(addresses))
+    }
+}

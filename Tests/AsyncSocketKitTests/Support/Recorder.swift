@@ -1,0 +1,170 @@
+import AsyncSocketKit
+import Foundation
+
+/// A `RunLoopSocketDelegate` that records every callback, in order, with the socket's label, and
+/// lets a test script the answers. Used on one loop thread (or, for accepted sockets moved to a
+/// worker loop, with `lock` around the trace).
+final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
+    enum Event: Equatable, CustomStringConvertible {
+        case willDisconnect(domain: String?, code: Int?)
+        case didDisconnect
+        case didAccept(String)
+        case wantsRunLoop(String)
+        case willConnect
+        case connected(host: String, port: UInt16)
+        case read(Data, tag: Int)
+        case partialRead(Int, tag: Int)
+        case wrote(tag: Int)
+        case partialWrite(Int, tag: Int)
+        case readTimeout(tag: Int, elapsed: TimeInterval, bytesDone: Int)
+        case writeTimeout(tag: Int, elapsed: TimeInterval, bytesDone: Int)
+        case secured
+
+        var description: String {
+            switch self {
+            case .willDisconnect(let domain, let code):
+                return "willDisconnect(\(domain ?? "nil") \(code.map(String.init) ?? ""))"
+            case .didDisconnect: return "didDisconnect"
+            case .didAccept(let child): return "didAccept(\(child))"
+            case .wantsRunLoop(let child): return "wantsRunLoop(\(child))"
+            case .willConnect: return "willConnect"
+            case .connected(let host, let port): return "connected(\(host):\(port))"
+            case .read(let data, let tag):
+                return "read(\(String(decoding: data, as: UTF8.self).debugDescription), \(tag))"
+            case .partialRead(let n, let tag): return "partialRead(\(n), \(tag))"
+            case .wrote(let tag): return "wrote(\(tag))"
+            case .partialWrite(let n, let tag): return "partialWrite(\(n), \(tag))"
+            case .readTimeout(let tag, let elapsed, let done): return "readTimeout(\(tag), \(elapsed), \(done))"
+            case .writeTimeout(let tag, let elapsed, let done): return "writeTimeout(\(tag), \(elapsed), \(done))"
+            case .secured: return "secured"
+            }
+        }
+    }
+
+    struct Entry: CustomStringConvertible {
+        let socket: String
+        let event: Event
+        let thread: pthread_t
+        var description: String { "\(socket) \(event)" }
+    }
+
+    private let lock = NSLock()
+    private var names: [ObjectIdentifier: String] = [:]
+    private var entries: [Entry] = []
+    private var childCount = 0
+    /// Accepted sockets, kept alive (unless `keepsAccepted` is false).
+    private(set) var accepted: [RunLoopSocket] = []
+    var keepsAccepted = true
+    var willConnectAnswer = true
+    var childWillConnectAnswer = true
+    var runLoopForNewSocket: EventRunLoop?
+    var readTimeoutAnswers: [TimeInterval] = []
+    var writeTimeoutAnswers: [TimeInterval] = []
+    /// `unreadData()` as seen inside each willDisconnect, by socket label.
+    private(set) var unread: [String: Data] = [:]
+    var onConnect: ((RunLoopSocket) -> Void)?
+    var onRead: ((RunLoopSocket, Data, Int) -> Void)?
+    var onWrite: ((RunLoopSocket, Int) -> Void)?
+    var onDisconnect: ((RunLoopSocket) -> Void)?
+    var onWillDisconnect: ((RunLoopSocket) -> Void)?
+
+    func name(_ socket: RunLoopSocket, _ label: String) {
+        lock.withLock { names[ObjectIdentifier(socket)] = label }
+    }
+
+    func label(_ socket: RunLoopSocket) -> String {
+        lock.withLock { names[ObjectIdentifier(socket)] ?? "?" }
+    }
+
+    private func record(_ socket: RunLoopSocket, _ event: Event) {
+        let label = label(socket)
+        lock.withLock { entries.append(Entry(socket: label, event: event, thread: pthread_self())) }
+    }
+
+    /// The trace so far.
+    var trace: [Entry] { lock.withLock { entries } }
+
+    /// The events of one socket.
+    func events(_ label: String) -> [Event] {
+        trace.filter { $0.socket == label }.map(\.event)
+    }
+
+    func contains(_ label: String, _ event: Event) -> Bool {
+        events(label).contains(event)
+    }
+
+    func onSocket(_ sock: RunLoopSocket, willDisconnectWithError error: (any Error)?) {
+        let ns = error.map { $0 as NSError }
+        record(sock, .willDisconnect(domain: ns?.domain, code: ns?.code))
+        let data = sock.unreadData()
+        lock.withLock { unread[names[ObjectIdentifier(sock)] ?? "?"] = data }
+        onWillDisconnect?(sock)
+    }
+
+    func onSocketDidDisconnect(_ sock: RunLoopSocket) {
+        record(sock, .didDisconnect)
+        onDisconnect?(sock)
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didAcceptNewSocket newSocket: RunLoopSocket) {
+        let child = lock.withLock { () -> String in
+            childCount += 1
+            let child = "child\(childCount)"
+            names[ObjectIdentifier(newSocket)] = child
+            if keepsAccepted { accepted.append(newSocket) }
+            return child
+        }
+        record(sock, .didAccept(child))
+    }
+
+    func onSocket(_ sock: RunLoopSocket, wantsRunLoopForNewSocket newSocket: RunLoopSocket) -> EventRunLoop? {
+        record(sock, .wantsRunLoop(label(newSocket)))
+        return runLoopForNewSocket
+    }
+
+    func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool {
+        record(sock, .willConnect)
+        return label(sock).hasPrefix("child") ? childWillConnectAnswer : willConnectAnswer
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didConnectToHost host: String, port: UInt16) {
+        record(sock, .connected(host: host, port: port))
+        onConnect?(sock)
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didRead data: Data, withTag tag: Int) {
+        record(sock, .read(Data(data), tag: tag))
+        onRead?(sock, data, tag)
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {
+        record(sock, .partialRead(partialLength, tag: tag))
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didWriteDataWithTag tag: Int) {
+        record(sock, .wrote(tag: tag))
+        onWrite?(sock, tag)
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {
+        record(sock, .partialWrite(partialLength, tag: tag))
+    }
+
+    func onSocket(
+        _ sock: RunLoopSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval {
+        record(sock, .readTimeout(tag: tag, elapsed: elapsed, bytesDone: length))
+        return lock.withLock { readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst() }
+    }
+
+    func onSocket(
+        _ sock: RunLoopSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval {
+        record(sock, .writeTimeout(tag: tag, elapsed: elapsed, bytesDone: length))
+        return lock.withLock { writeTimeoutAnswers.isEmpty ? 0 : writeTimeoutAnswers.removeFirst() }
+    }
+
+    func onSocketDidSecure(_ sock: RunLoopSocket) {
+        record(sock, .secured)
+    }
+}
