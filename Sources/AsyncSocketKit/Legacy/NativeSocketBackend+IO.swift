@@ -53,6 +53,12 @@ extension NativeSocketBackend: ByteTransport {
             } else {
                 source?.wantsWritable = false
             }
+        case .peerClosed:
+            // Only watched while no read waits (reads notice the end themselves): the peer is gone,
+            // and what it sent last is in unreadData.
+            source?.wantsPeerClose = false
+            engine.noteTransportEnded()
+            closeWithError(nil)
         }
     }
 
@@ -65,6 +71,7 @@ extension NativeSocketBackend: ByteTransport {
             closeWithError(nil)
         case .success(false):
             source?.wantsReadable = false
+            source?.wantsPeerClose = true
         case .success(nil):
             readableHint = false
         case .failure(let error):
@@ -105,6 +112,7 @@ extension NativeSocketBackend: ByteTransport {
         }
         if result.waitsForReadable {
             source?.wantsReadable = true
+            source?.wantsPeerClose = false
         }
         let generation = self.generation
         if result.partialLength > 0, let owner {

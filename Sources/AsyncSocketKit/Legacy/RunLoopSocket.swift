@@ -1,6 +1,7 @@
 import AsyncSocketCore
 import Foundation
 import Logging
+import Synchronization
 
 /// The run-loop `AsyncSocket` of CocoaAsyncSocket (the final 7.4.x class), in Swift on Linux.
 ///
@@ -21,17 +22,31 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     private var storedUserData: Int
 
     /// A socket with `delegate` (held weakly) and `userData` (`initWithDelegate:userData:`).
+    ///
+    /// `preBuffering` stands in for the original's compile-time `DEFAULT_PREBUFFERING` (`nil`: use
+    /// ``defaultPreBuffering``); with it off, reads to a separator never take a byte past it.
     /// `resolver` looks up host names for ``connectToHost(_:onPort:withTimeout:)``; `logger` receives
     /// `.debug` lines about ignored calls and other details.
     public init(
-        delegate: (any RunLoopSocketDelegate)? = nil, userData: Int = 0, resolver: HostResolver = .system,
-        logger: Logger? = nil
+        delegate: (any RunLoopSocketDelegate)? = nil, userData: Int = 0, preBuffering: Bool? = nil,
+        resolver: HostResolver = .system, logger: Logger? = nil
     ) {
         storedDelegate = delegate
         storedUserData = userData
-        backend = NativeSocketBackend(resolver: resolver, logger: logger)
+        let native = NativeSocketBackend(resolver: resolver, logger: logger)
+        native.engine.configuration.prebuffering = preBuffering ?? Self.defaultPreBuffering
+        backend = native
         backend.owner = self
     }
+
+    /// Whether new sockets, accepted ones included, start with prebuffering on: the original's
+    /// compile-time `DEFAULT_PREBUFFERING` (`true`).
+    public static var defaultPreBuffering: Bool {
+        get { preBufferingDefault.withLock { $0 } }
+        set { preBufferingDefault.withLock { $0 = newValue } }
+    }
+
+    private static let preBufferingDefault = Mutex(true)
 
     /// The delegate, held weakly. Completions go to whoever is the delegate when they happen.
     public var delegate: (any RunLoopSocketDelegate)? {

@@ -10,6 +10,7 @@ final class EventRegistration {
     enum Kind {
         case readable
         case writable
+        case peerClosed
     }
 
     let kind: Kind
@@ -24,7 +25,12 @@ final class EventRegistration {
     init(kind: Kind, context: ModeContext, fileDescriptor: Int32) {
         self.kind = kind
         self.context = context
-        let flags = kind == .readable ? EV_READ | EV_PERSIST : EV_WRITE | EV_PERSIST
+        let flags: Int32
+        switch kind {
+        case .readable: flags = EV_READ | EV_PERSIST
+        case .writable: flags = EV_WRITE | EV_PERSIST
+        case .peerClosed: flags = EV_CLOSED | EV_PERSIST
+        }
         // The callback argument is filled in by `event_assign` below, once `self` exists.
         guard let event = event_new(context.base, fileDescriptor, Int16(flags), eventRegistrationFired, nil)
         else {

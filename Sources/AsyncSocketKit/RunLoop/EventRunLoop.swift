@@ -321,6 +321,9 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
         case .writable:
             guard source.wantsWritable else { return false }
             source.handler(.writable)
+        case .peerClosed:
+            guard source.wantsPeerClose else { return false }
+            source.handler(.peerClosed)
         }
         return true
     }

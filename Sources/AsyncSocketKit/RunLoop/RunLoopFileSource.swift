@@ -11,6 +11,8 @@ public final class RunLoopFileSource {
         case readable
         /// The descriptor can be written.
         case writable
+        /// The peer closed its side (a socket's EPOLLRDHUP), even with unread bytes still waiting.
+        case peerClosed
     }
 
     /// The watched descriptor.
@@ -20,7 +22,14 @@ public final class RunLoopFileSource {
     let handler: (Event) -> Void
     /// The modes the source was registered in, as given (``RunLoopMode/common`` unexpanded).
     public private(set) var modes: [RunLoopMode]
-    private var registrations: [(read: EventRegistration, write: EventRegistration)] = []
+    private var registrations: [Registrations] = []
+
+    private struct Registrations {
+        let read: EventRegistration
+        let write: EventRegistration
+        let close: EventRegistration
+        var all: [EventRegistration] { [read, write, close] }
+    }
     /// Whether ``cancel()`` was called (or the loop's thread ended).
     public private(set) var isCancelled = false
 
@@ -36,8 +45,19 @@ public final class RunLoopFileSource {
         didSet {
             guard wantsReadable != oldValue else { return }
             loop.checkThread("RunLoopFileSource.wantsReadable")
-            for pair in registrations {
-                apply(wantsReadable, to: pair.read)
+            for set in registrations {
+                apply(wantsReadable, to: set.read)
+            }
+        }
+    }
+
+    /// Whether the handler wants ``Event/peerClosed`` (for sockets); off by default.
+    public var wantsPeerClose = false {
+        didSet {
+            guard wantsPeerClose != oldValue else { return }
+            loop.checkThread("RunLoopFileSource.wantsPeerClose")
+            for set in registrations {
+                apply(wantsPeerClose, to: set.close)
             }
         }
     }
@@ -47,8 +67,8 @@ public final class RunLoopFileSource {
         didSet {
             guard wantsWritable != oldValue else { return }
             loop.checkThread("RunLoopFileSource.wantsWritable")
-            for pair in registrations {
-                apply(wantsWritable, to: pair.write)
+            for set in registrations {
+                apply(wantsWritable, to: set.write)
             }
         }
     }
@@ -91,14 +111,15 @@ public final class RunLoopFileSource {
     /// Makes the registrations match the effective modes (after a mode change or a new common mode).
     func updateRegistrations() {
         let wanted = loop.effectiveModes(modes)
-        var kept: [(read: EventRegistration, write: EventRegistration)] = []
-        for pair in registrations {
-            if wanted.contains(pair.read.context.mode) {
-                kept.append(pair)
+        var kept: [Registrations] = []
+        for set in registrations {
+            if wanted.contains(set.read.context.mode) {
+                kept.append(set)
             } else {
-                pair.read.context.registeredCount -= 1
-                pair.read.retire()
-                pair.write.retire()
+                set.read.context.registeredCount -= 1
+                for registration in set.all {
+                    registration.retire()
+                }
             }
         }
         for mode in wanted where !kept.contains(where: { $0.read.context.mode == mode }) {
@@ -106,11 +127,15 @@ public final class RunLoopFileSource {
             context.registeredCount += 1
             let read = EventRegistration(kind: .readable, context: context, fileDescriptor: fileDescriptor)
             let write = EventRegistration(kind: .writable, context: context, fileDescriptor: fileDescriptor)
-            read.fileSource = self
-            write.fileSource = self
+            let close = EventRegistration(kind: .peerClosed, context: context, fileDescriptor: fileDescriptor)
+            let set = Registrations(read: read, write: write, close: close)
+            for registration in set.all {
+                registration.fileSource = self
+            }
             apply(wantsReadable, to: read)
             apply(wantsWritable, to: write)
-            kept.append((read, write))
+            apply(wantsPeerClose, to: close)
+            kept.append(set)
         }
         registrations = kept
     }
@@ -119,10 +144,11 @@ public final class RunLoopFileSource {
     func tearDown() {
         guard !isCancelled else { return }
         isCancelled = true
-        for pair in registrations {
-            pair.read.context.registeredCount -= 1
-            pair.read.retire()
-            pair.write.retire()
+        for set in registrations {
+            set.read.context.registeredCount -= 1
+            for registration in set.all {
+                registration.retire()
+            }
         }
         registrations.removeAll()
         loop.fileSources[ObjectIdentifier(self)] = nil

@@ -4,7 +4,7 @@ import Foundation
 /// A plain blocking TCP socket for the other end of a test: exact bytes in and out, half-close,
 /// reset. Reads wait with a deadline (poll), never forever.
 final class RawPeer {
-    let fd: Int32
+    private(set) var fd: Int32
 
     /// Connects to 127.0.0.1 (or ::1) at `port`.
     init(port: UInt16, ipv6: Bool = false) throws {
@@ -45,7 +45,9 @@ final class RawPeer {
     }
 
     deinit {
-        close(fd)
+        if fd >= 0 {
+            close(fd)
+        }
     }
 
     func send(_ bytes: [UInt8]) {
@@ -91,11 +93,12 @@ final class RawPeer {
         shutdown(fd, Int32(SHUT_WR))
     }
 
-    /// Resets the connection (RST instead of FIN).
+    /// Resets the connection (RST instead of FIN) and closes the descriptor.
     func reset() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+        fd = -1
     }
 }
 
@@ -130,4 +133,43 @@ func unusedPort() -> UInt16 {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
     return UInt16(bigEndian: address.sin_port)
+}
+
+/// A plain listening socket on 127.0.0.1 with a bounded, blocking accept.
+final class RawListener {
+    let fd: Int32
+    let port: UInt16
+
+    init(backlog: Int32 = 16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
+        let fd = self.fd
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard listen(fd, backlog) == 0 else { throw POSIXError(.init(rawValue: errno)!) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// The next connection, or `nil` after `timeout`.
+    func accept(timeout: TimeInterval = 10) -> RawPeer? {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&pfd, 1, Int32(timeout * 1000)) > 0 else { return nil }
+        let child = Glibc.accept(fd, nil, nil)
+        return child >= 0 ? RawPeer(fd: child) : nil
+    }
 }

@@ -1,0 +1,72 @@
+import AsyncSocketKit
+import Foundation
+
+/// A listening RunLoopSocket on 127.0.0.1 and a RawPeer connected to it, with the accepted socket
+/// ("child1") connected and handed back. Use on the loop thread of the test.
+struct AcceptedConnection {
+    let recorder: Recorder
+    let server: RunLoopSocket
+    let child: RunLoopSocket
+    let peer: RawPeer
+
+    init(recorder: Recorder = Recorder()) throws {
+        self.recorder = recorder
+        server = RunLoopSocket(delegate: recorder)
+        recorder.name(server, "server")
+        try server.acceptOnInterface("127.0.0.1", port: 0)
+        peer = try RawPeer(port: server.localPort)
+        let connected = runUntil { recorder.accepted.first?.isConnected == true }
+        guard connected else {
+            throw AsyncSocketUsageError("the test connection did not come up")
+        }
+        child = recorder.accepted[0]
+    }
+
+    /// Closes what is still open.
+    func tearDown() {
+        child.disconnect()
+        server.disconnect()
+    }
+}
+
+/// The events of "child1" after its connect callbacks.
+extension Recorder {
+    var childEvents: [Event] {
+        Array(
+            events("child1").drop { event in
+                if case .connected = event { return false }
+                return true
+            }.dropFirst())
+    }
+}
+
+/// A RunLoopSocket client ("client") connected to a RawListener's accepted peer.
+struct ClientConnection {
+    let recorder: Recorder
+    let client: RunLoopSocket
+    let peer: RawPeer
+
+    init(recorder: Recorder = Recorder(), preBuffering: Bool = true) throws {
+        self.recorder = recorder
+        let listener = try RawListener()
+        let client = RunLoopSocket(delegate: recorder, preBuffering: preBuffering)
+        self.client = client
+        recorder.name(client, "client")
+        try client.connectToAddress(loopbackAddress(port: listener.port))
+        let accepted = listener.accept()
+        let connected = runUntil { client.isConnected }
+        guard let accepted, connected else {
+            throw AsyncSocketUsageError("the test connection did not come up")
+        }
+        peer = accepted
+    }
+
+    /// The client's events after its connect callbacks.
+    var events: [Recorder.Event] {
+        Array(
+            recorder.events("client").drop { event in
+                if case .connected = event { return false }
+                return true
+            }.dropFirst())
+    }
+}
