@@ -48,6 +48,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "EchoServer",
+            dependencies: ["AsyncSocketKit"],
+            path: "Examples/EchoServer"
+        ),
         .testTarget(
             name: "AsyncSocketKitTests",
             dependencies: ["AsyncSocketKit", "AsyncSocketCore", "CAsyncSocketShims"]

@@ -17,6 +17,10 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "RunLoopEchoServer",
+            dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
+        ),
+        .executableTarget(
             name: "EngineBench",
             dependencies: [.product(name: "AsyncSocketCore", package: "AsyncSocketKit")]
         ),

@@ -76,7 +76,7 @@ extension NativeSocketBackend {
         connectAttempt = attempt
         let generation = self.generation
         let modes = self.modes
-        resolver.resolve(host, port: port) { [weak self] result in
+        (customResolver ?? .system).resolve(host, port: port) { [weak self] result in
             let backend = self
             loop.perform(inModes: modes) { backend?.resolved(result, generation: generation) }
         }

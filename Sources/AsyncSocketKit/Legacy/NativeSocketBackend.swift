@@ -14,7 +14,8 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     /// The public object, held while started.
     var retainedOwner: RunLoopSocket?
     let engine = SocketEngine()
-    let resolver: HostResolver
+    /// The resolver for connects by name (`nil`: the system resolver, started on first use).
+    let customResolver: HostResolver?
     let logger: Logger?
 
     var loop: EventRunLoop?
@@ -48,8 +49,8 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     /// The host string of a connect by name, for nothing but `description`.
     var connectHost: String?
 
-    init(resolver: HostResolver, logger: Logger?) {
-        self.resolver = resolver
+    init(resolver: HostResolver?, logger: Logger?) {
+        self.customResolver = resolver
         self.logger = logger
     }
 

@@ -25,11 +25,12 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     ///
     /// `preBuffering` stands in for the original's compile-time `DEFAULT_PREBUFFERING` (`nil`: use
     /// ``defaultPreBuffering``); with it off, reads to a separator never take a byte past it.
-    /// `resolver` looks up host names for ``connectToHost(_:onPort:withTimeout:)``; `logger` receives
+    /// `resolver` looks up host names for ``connectToHost(_:onPort:withTimeout:)`` (`nil`:
+    /// ``HostResolver/system``, started on first use); `logger` receives
     /// `.debug` lines about ignored calls and other details.
     public init(
         delegate: (any RunLoopSocketDelegate)? = nil, userData: Int = 0, preBuffering: Bool? = nil,
-        resolver: HostResolver = .system, logger: Logger? = nil
+        resolver: HostResolver? = nil, logger: Logger? = nil
     ) {
         storedDelegate = delegate
         storedUserData = userData

@@ -1,0 +1,83 @@
+// An echo server on RunLoopSocket's native engine, for ../shared/bench/run-baselines.sh:
+// raw echo on PORT (read what is available, write it back) and line echo on PORT+1 (read to "\n",
+// write the line back). One EventRunLoop thread, TCP_NODELAY like the peers.
+//
+//   RunLoopEchoServer PORT
+import AsyncSocketKit
+import Foundation
+
+final class EchoDelegate: RunLoopSocketDelegate {
+    let lines: Bool
+    private var connections: [ObjectIdentifier: RunLoopSocket] = [:]
+    /// Writes in flight per connection: reading pauses above `maxInFlight`, as the peers pause.
+    private var inFlight: [ObjectIdentifier: Int] = [:]
+    private let maxInFlight = 4
+
+    init(lines: Bool) {
+        self.lines = lines
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didAcceptNewSocket newSocket: RunLoopSocket) {
+        connections[ObjectIdentifier(newSocket)] = newSocket
+    }
+
+    func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool {
+        var one: Int32 = 1
+        setsockopt(sock.socketFD, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        return true
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didConnectToHost host: String, port: UInt16) {
+        read(sock)
+    }
+
+    private func read(_ sock: RunLoopSocket) {
+        if lines {
+            sock.readData(to: RunLoopSocket.lfData, withTimeout: -1, tag: 0)
+        } else {
+            sock.readData(withTimeout: -1, tag: 0)
+        }
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didRead data: Data, withTag tag: Int) {
+        let id = ObjectIdentifier(sock)
+        sock.write(data, withTimeout: -1, tag: 0)
+        let count = inFlight[id, default: 0] + 1
+        inFlight[id] = count
+        if count <= maxInFlight {
+            read(sock)
+        }
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didWriteDataWithTag tag: Int) {
+        let id = ObjectIdentifier(sock)
+        let count = inFlight[id, default: 1] - 1
+        inFlight[id] = count
+        if count == maxInFlight {
+            read(sock)
+        }
+    }
+
+    func onSocketDidDisconnect(_ sock: RunLoopSocket) {
+        connections[ObjectIdentifier(sock)] = nil
+        inFlight[ObjectIdentifier(sock)] = nil
+    }
+}
+
+guard CommandLine.arguments.count >= 2, let port = UInt16(CommandLine.arguments[1]) else {
+    print("usage: RunLoopEchoServer PORT")
+    exit(2)
+}
+signal(SIGPIPE, SIG_IGN)
+let raw = EchoDelegate(lines: false)
+let lines = EchoDelegate(lines: true)
+let rawListener = RunLoopSocket(delegate: raw)
+let lineListener = RunLoopSocket(delegate: lines)
+do {
+    try rawListener.acceptOnInterface("127.0.0.1", port: port)
+    try lineListener.acceptOnInterface("127.0.0.1", port: port + 1)
+} catch {
+    print("cannot listen: \(error)")
+    exit(1)
+}
+EventRunLoop.current.run()
