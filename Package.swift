@@ -28,7 +28,12 @@ let package = Package(
         .target(name: "CAsyncSocketShims", dependencies: ["CLibevent", "COpenSSL"]),
         .target(
             name: "AsyncSocketCore",
-            dependencies: [.product(name: "DequeModule", package: "swift-collections")]
+            dependencies: [
+                "CAsyncSocketShims",
+                "COpenSSL",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "AsyncSocketKit",
