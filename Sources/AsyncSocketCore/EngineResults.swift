@@ -85,7 +85,7 @@ public enum DequeueResult: Equatable {
 }
 
 /// What `progressOfRead`/`progressOfWrite` report (1.11).
-public struct TransferProgress: Equatable {
+public struct TransferProgress: Equatable, Sendable {
     public var tag = 0
     public var bytesDone = 0
     public var total = 0
@@ -107,7 +107,7 @@ public struct TransferProgress: Equatable {
 }
 
 /// What a fired timeout asks the delegate (2.10).
-public struct TimeoutQuery: Equatable {
+public struct TimeoutQuery: Equatable, Sendable {
     public var tag: Int
     /// The original timeout plus every extension granted so far.
     public var elapsed: TimeInterval

@@ -75,6 +75,23 @@ struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// A Unix-domain address for `path`, or `nil` when the path does not fit `sun_path`.
+    static func unix(path: String) -> SocketAddress? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard !bytes.isEmpty, bytes.count < capacity, !bytes.contains(0) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                SocketAddress(pointer: $0, length: socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+    }
+
     var family: Int32 { Int32(storage.ss_family) }
     var isIPv4: Bool { family == AF_INET }
     var isIPv6: Bool { family == AF_INET6 }

@@ -1,0 +1,105 @@
+import AsyncSocketCore
+import Dispatch
+import Foundation
+
+// Closing the GCD way (3.5): synchronous on the socket queue, queued work and buffered bytes
+// discarded, one socketDidDisconnect(withError:) dispatched before disconnect() returns. The
+// descriptors are closed at once (SafeClose), so the port is free and the peer sees the close before
+// the callback runs; the dispatch sources' cancel handlers close what remains of them later.
+extension QueueSocket {
+    /// Closes at once; a started socket's delegate hears `socketDidDisconnect(_:withError: nil)`,
+    /// queued before this call returns.
+    public func disconnect() {
+        sync { closeWithError(nil) }
+    }
+
+    /// Disconnects once every queued read has finished; later reads and writes are ignored.
+    public func disconnectAfterReading() {
+        disconnectAfter(reading: true, writing: false)
+    }
+
+    /// Disconnects once every queued write has finished; later reads and writes are ignored.
+    public func disconnectAfterWriting() {
+        disconnectAfter(reading: false, writing: true)
+    }
+
+    /// Disconnects once every queued read and write has finished.
+    public func disconnectAfterReadingAndWriting() {
+        disconnectAfter(reading: true, writing: true)
+    }
+
+    private func disconnectAfter(reading: Bool, writing: Bool) {
+        async { [self] in
+            guard started else { return }
+            if engine.disconnectAfter(reading: reading, writing: writing) {
+                closeWithError(nil)
+            }
+        }
+    }
+
+    /// Closes everything and reports the one final callback (when started).
+    func closeWithError(_ error: (any Error)?) {
+        guard started else { return }
+        tearDown()
+        notify { [self] in $0.socketDidDisconnect(self, withError: error) }
+    }
+
+    /// Closes without telling anyone (the socket is going away).
+    func closeWithoutCallback() {
+        guard started else { return }
+        tearDown()
+    }
+
+    private func tearDown() {
+        stateIndex += 1
+        engine.reset()
+        for timer in [readTimer, writeTimer, connectTimer, alternateTimer].compactMap({ $0 }) {
+            timer.cancel()
+        }
+        readTimer = nil
+        writeTimer = nil
+        connectTimer = nil
+        alternateTimer = nil
+        for attempt in connectAttempts {
+            let descriptor = attempt.fd
+            attempt.source.setCancelHandler { close(descriptor) }
+            SafeClose.detach(descriptor)
+            attempt.source.cancel()
+        }
+        connectAttempts.removeAll()
+        pendingAddresses.removeAll()
+        if fd >= 0 {
+            SafeClose.detach(fd)
+            if readSourceSuspended { readSource?.resume() }
+            if writeSourceSuspended { writeSource?.resume() }
+            readSource?.cancel()
+            writeSource?.cancel()
+        }
+        readSource = nil
+        writeSource = nil
+        for (socket, source) in zip(listenFDs, acceptSources) {
+            SafeClose.detach(socket)
+            source.cancel()
+        }
+        if let path = unixListenPath {
+            unlink(path)
+        }
+        listenFDs.removeAll()
+        acceptSources.removeAll()
+        unixListenPath = nil
+        fd = -1
+        started = false
+        connected = false
+        readsPaused = false
+        writesPaused = false
+        readStreamClosed = false
+        readSourceSuspended = true
+        writeSourceSuspended = true
+        bytesAvailable = 0
+        peer = nil
+        connectedURL = nil
+        lastConnectError = nil
+        isSecureFlag = false
+        tlsRequested = false
+    }
+}

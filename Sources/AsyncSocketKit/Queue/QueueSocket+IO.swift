@@ -1,0 +1,447 @@
+import AsyncSocketCore
+import CAsyncSocketShims
+import Dispatch
+import Foundation
+
+// Reads and writes the GCD way (3.6–3.8): calls are queued to the socket queue; a read source is
+// resumed only while a read waits for bytes; a completed read dequeues the next one at once, a
+// completed write the next one asynchronously; a fired timer pauses its direction and asks the
+// delegate on the delegate queue, and the answer comes back to the socket queue.
+extension QueueSocket: ByteTransport {
+    // MARK: Public reads
+
+    /// Reads whatever is available, at least one byte.
+    public func readData(withTimeout timeout: TimeInterval, tag: Int) {
+        enqueue(ReadRequest(kind: .available(maxLength: 0), timeout: timeout, tag: tag))
+    }
+
+    /// Reads whatever is available into `buffer` from `offset` on.
+    public func readData(withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, tag: Int)
+    {
+        enqueue(
+            ReadRequest(
+                kind: .available(maxLength: 0), buffer: buffer, bufferOffset: offset, timeout: timeout, tag: tag))
+    }
+
+    /// Reads whatever is available, at most `maxLength` bytes (0: no limit), into `buffer`.
+    public func readData(
+        withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, maxLength: Int, tag: Int
+    ) {
+        enqueue(
+            ReadRequest(
+                kind: .available(maxLength: maxLength), buffer: buffer, bufferOffset: offset, timeout: timeout,
+                tag: tag))
+    }
+
+    /// Reads exactly `length` bytes.
+    public func readData(toLength length: Int, withTimeout timeout: TimeInterval, tag: Int) {
+        enqueue(ReadRequest(kind: .length(length), timeout: timeout, tag: tag))
+    }
+
+    /// Reads exactly `length` bytes into `buffer` from `offset` on.
+    public func readData(
+        toLength length: Int, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int,
+        tag: Int
+    ) {
+        enqueue(ReadRequest(kind: .length(length), buffer: buffer, bufferOffset: offset, timeout: timeout, tag: tag))
+    }
+
+    /// Reads up to and including `data`.
+    public func readData(to data: Data, withTimeout timeout: TimeInterval, tag: Int) {
+        enqueue(ReadRequest(kind: .separator(Array(data), maxLength: 0), timeout: timeout, tag: tag))
+    }
+
+    /// Reads up to and including `data` into `buffer` from `offset` on.
+    public func readData(
+        to data: Data, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, tag: Int
+    ) {
+        enqueue(
+            ReadRequest(
+                kind: .separator(Array(data), maxLength: 0), buffer: buffer, bufferOffset: offset, timeout: timeout,
+                tag: tag))
+    }
+
+    /// Reads up to and including `data`, failing with `readMaxedOut` past `maxLength` bytes (0: none).
+    public func readData(to data: Data, withTimeout timeout: TimeInterval, maxLength: Int, tag: Int) {
+        enqueue(ReadRequest(kind: .separator(Array(data), maxLength: maxLength), timeout: timeout, tag: tag))
+    }
+
+    /// Reads up to and including `data` into `buffer`, failing past `maxLength` bytes (0: none).
+    public func readData(
+        to data: Data, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int,
+        maxLength: Int, tag: Int
+    ) {
+        enqueue(
+            ReadRequest(
+                kind: .separator(Array(data), maxLength: maxLength), buffer: buffer, bufferOffset: offset,
+                timeout: timeout, tag: tag))
+    }
+
+    /// Queues `data` for writing; the data is kept, not copied.
+    public func write(_ data: Data, withTimeout timeout: TimeInterval, tag: Int) {
+        async { [self] in
+            guard started else { return debug("write dropped: the socket is not started") }
+            if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
+                return debug("write ignored: \(rejection)")
+            }
+            maybeDequeueWrite()
+        }
+    }
+
+    private func enqueue(_ request: ReadRequest) {
+        let request = SendableRequest(request: request)
+        async { [self] in
+            guard started else { return debug("read dropped: the socket is not started") }
+            if let rejection = engine.enqueueRead(request.request) {
+                return debug("read ignored: \(rejection)")
+            }
+            maybeDequeueRead()
+        }
+    }
+
+    // MARK: Progress
+
+    /// The current read's progress (NaN with zeros when idle).
+    public func progressOfRead(
+        returningTag tag: UnsafeMutablePointer<Int>?, bytesDone: UnsafeMutablePointer<Int>?,
+        total: UnsafeMutablePointer<Int>?
+    ) -> Float {
+        let progress = sync { engine.readProgress }
+        tag?.pointee = progress.tag
+        bytesDone?.pointee = progress.bytesDone
+        total?.pointee = progress.total
+        return Float(progress.fraction)
+    }
+
+    /// The current write's progress (NaN with zeros when idle).
+    public func progressOfWrite(
+        returningTag tag: UnsafeMutablePointer<Int>?, bytesDone: UnsafeMutablePointer<Int>?,
+        total: UnsafeMutablePointer<Int>?
+    ) -> Float {
+        let progress = sync { engine.writeProgress }
+        tag?.pointee = progress.tag
+        bytesDone?.pointee = progress.bytesDone
+        total?.pointee = progress.total
+        return Float(progress.fraction)
+    }
+
+    // MARK: Sources
+
+    /// Sets up the read and write sources of a connected descriptor (read source resumed, write
+    /// source suspended), as GCD does for a new connection.
+    func setUpSources() {
+        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: socketQueue)
+        let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: socketQueue)
+        read.setEventHandler { [weak self] in self?.readSourceFired() }
+        write.setEventHandler { [weak self] in self?.writeSourceFired() }
+        let descriptor = fd
+        let remaining = CancelCounter(count: 2) { close(descriptor) }
+        read.setCancelHandler { remaining.done() }
+        write.setCancelHandler { remaining.done() }
+        readSource = read
+        writeSource = write
+        read.activate()
+        write.activate()
+        write.suspend()
+        readSourceSuspended = false
+        writeSourceSuspended = true
+        writableHint = true
+        bytesAvailable = 0
+    }
+
+    func suspendReadSource() {
+        guard let readSource, !readSourceSuspended else { return }
+        readSource.suspend()
+        readSourceSuspended = true
+    }
+
+    func resumeReadSource() {
+        guard let readSource, readSourceSuspended else { return }
+        readSource.resume()
+        readSourceSuspended = false
+    }
+
+    func suspendWriteSource() {
+        guard let writeSource, !writeSourceSuspended else { return }
+        writeSource.suspend()
+        writeSourceSuspended = true
+    }
+
+    func resumeWriteSource() {
+        guard let writeSource, writeSourceSuspended else { return }
+        writeSource.resume()
+        writeSourceSuspended = false
+    }
+
+    private func readSourceFired() {
+        guard let readSource else { return }
+        bytesAvailable = Int(readSource.data)
+        if bytesAvailable > 0 {
+            doReadData()
+        } else {
+            doReadEOF()
+        }
+    }
+
+    private func writeSourceFired() {
+        writableHint = true
+        suspendWriteSource()
+        doWriteData()
+    }
+
+    // MARK: Reads
+
+    func maybeDequeueRead() {
+        guard connected, !readStreamClosed else { return }
+        switch engine.dequeueRead() {
+        case .busy, .waitingForTLS:
+            return
+        case .empty:
+            if engine.transportEnded && engine.prebufferedCount == 0 {
+                doReadEOF()
+            }
+        case .started(let timeout):
+            if let timeout {
+                readTimer = armTimer(readTimer, after: timeout) { $0.readTimerFired() }
+            }
+            doReadData()
+        case .startTLS:
+            startTLSHandshake()
+        case .disconnect:
+            closeWithError(nil)
+        }
+    }
+
+    func doReadData() {
+        guard case .read = engine.currentRead, !readsPaused else {
+            // Bytes with nothing to consume them: stop watching until a read arrives (GCD).
+            if bytesAvailable > 0 {
+                suspendReadSource()
+            }
+            return
+        }
+        let result = engine.runReadPass(transportReadable: bytesAvailable > 0, transport: self)
+        if result.transportDrained {
+            bytesAvailable = 0
+        }
+        if result.partialLength > 0 {
+            let (length, tag) = (result.partialLength, result.partialTag)
+            notify { [self] in $0.socket(self, didReadPartialDataOfLength: length, tag: tag) }
+        }
+        if let (data, tag) = result.completed {
+            disarm(readTimer)
+            notify { [self] in $0.socket(self, didRead: data, withTag: tag) }
+            if result.failure == nil {
+                maybeDequeueRead()
+                return
+            }
+        }
+        switch result.failure {
+        case .endOfStream?:
+            doReadEOF()
+        case .readMaxedOut?:
+            closeWithError(QueueSocketError(.readMaxedOut))
+        case .transport(let code)?:
+            closeWithError(SystemError.posix(code, "read"))
+        case nil:
+            if result.waitsForReadable {
+                resumeReadSource()
+            }
+        }
+    }
+
+    /// The peer closed its side (3.7): stay open while read-ahead bytes remain for reads; then close
+    /// with `closed`, or, with auto-disconnect off, report the closed read stream and keep writing.
+    func doReadEOF() {
+        engine.noteTransportEnded()
+        if case .read = engine.currentRead, engine.prebufferedCount > 0 {
+            doReadData()
+            return
+        }
+        guard engine.prebufferedCount == 0 else {
+            suspendReadSource()
+            return
+        }
+        if autoDisconnect {
+            closeWithError(QueueSocketError(.closed))
+            return
+        }
+        guard !readStreamClosed else { return }
+        readStreamClosed = true
+        suspendReadSource()
+        notify { [self] in $0.socketDidCloseReadStream(self) }
+    }
+
+    private func readTimerFired() {
+        guard let query = engine.readTimeoutQuery else { return }
+        readsPaused = true
+        let index = stateIndex
+        notify { [self] delegate in
+            let answer = delegate.socket(
+                self, shouldTimeoutReadWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone)
+            async { [self] in applyReadTimeoutAnswer(answer, stateIndex: index) }
+        }
+        if storedDelegate == nil || storedDelegateQueue == nil {
+            closeWithError(QueueSocketError(.readTimeout))
+        }
+    }
+
+    private func applyReadTimeoutAnswer(_ answer: TimeInterval, stateIndex index: Int) {
+        guard index == stateIndex, readsPaused else { return }
+        if let granted = engine.extendReadTimeout(by: answer) {
+            readsPaused = false
+            readTimer = armTimer(readTimer, after: granted) { $0.readTimerFired() }
+            doReadData()
+        } else {
+            closeWithError(QueueSocketError(.readTimeout))
+        }
+    }
+
+    // MARK: Writes
+
+    func maybeDequeueWrite() {
+        guard connected else { return }
+        switch engine.dequeueWrite() {
+        case .busy, .empty, .waitingForTLS:
+            return
+        case .started(let timeout):
+            if let timeout {
+                writeTimer = armTimer(writeTimer, after: timeout) { $0.writeTimerFired() }
+            }
+            doWriteData()
+        case .startTLS:
+            startTLSHandshake()
+        case .disconnect:
+            closeWithError(nil)
+        }
+    }
+
+    func doWriteData() {
+        guard case .write = engine.currentWrite, !writesPaused else { return }
+        let result = engine.runWritePass(transportWritable: writableHint, transport: self)
+        if result.partialLength > 0 {
+            let (length, tag) = (result.partialLength, result.partialTag)
+            notify { [self] in $0.socket(self, didWritePartialDataOfLength: length, tag: tag) }
+        }
+        if let tag = result.completedTag {
+            disarm(writeTimer)
+            notify { [self] in $0.socket(self, didWriteDataWithTag: tag) }
+            async { [self] in maybeDequeueWrite() }
+        }
+        if case .transport(let code)? = result.failure {
+            closeWithError(SystemError.posix(code, "write"))
+        } else if result.waitsForWritable {
+            writableHint = false
+            resumeWriteSource()
+        }
+    }
+
+    private func writeTimerFired() {
+        guard let query = engine.writeTimeoutQuery else { return }
+        writesPaused = true
+        let index = stateIndex
+        notify { [self] delegate in
+            let answer = delegate.socket(
+                self, shouldTimeoutWriteWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone)
+            async { [self] in applyWriteTimeoutAnswer(answer, stateIndex: index) }
+        }
+        if storedDelegate == nil || storedDelegateQueue == nil {
+            closeWithError(QueueSocketError(.writeTimeout))
+        }
+    }
+
+    private func applyWriteTimeoutAnswer(_ answer: TimeInterval, stateIndex index: Int) {
+        guard index == stateIndex, writesPaused else { return }
+        if let granted = engine.extendWriteTimeout(by: answer) {
+            writesPaused = false
+            writeTimer = armTimer(writeTimer, after: granted) { $0.writeTimerFired() }
+            doWriteData()
+        } else {
+            closeWithError(QueueSocketError(.writeTimeout))
+        }
+    }
+
+    // MARK: Timers
+
+    /// Arms `timer` (made on first use) to fire once after `seconds`.
+    func armTimer(
+        _ timer: (any DispatchSourceTimer)?, after seconds: TimeInterval, _ fired: @escaping (QueueSocket) -> Void
+    ) -> any DispatchSourceTimer {
+        let timer = timer ?? makeTimer(fired)
+        timer.schedule(deadline: .now() + max(0, seconds), repeating: .never)
+        return timer
+    }
+
+    private func makeTimer(_ fired: @escaping (QueueSocket) -> Void) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: socketQueue)
+        let handler = TimerHandler(fired)
+        timer.setEventHandler { [weak self] in
+            if let self { handler.fired(self) }
+        }
+        timer.schedule(deadline: .distantFuture)
+        timer.activate()
+        return timer
+    }
+
+    func disarm(_ timer: (any DispatchSourceTimer)?) {
+        timer?.schedule(deadline: .distantFuture)
+    }
+
+    // MARK: TLS markers
+
+    /// Both queues reached a TLS marker; the handshake arrives with the TLS engine.
+    func startTLSHandshake() {
+        _ = engine.beginTLS()
+        closeWithError(QueueSocketError(.other, "TLS is not available in this build"))
+    }
+
+    // MARK: ByteTransport
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
+        let (count, code) = SocketOps.receive(fd, buffer)
+        if count > 0 { return .bytes(count) }
+        if count == 0 { return buffer.isEmpty ? .bytes(0) : .endOfStream }
+        return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
+        let (count, code) = SocketOps.send(fd, bytes)
+        if count >= 0 { return .bytes(count) }
+        return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
+    }
+}
+
+/// A read request handed to the socket queue (its caller buffer is used only there).
+struct SendableRequest: @unchecked Sendable {
+    let request: ReadRequest
+}
+
+/// A timer's action (touched only on the socket queue).
+final class TimerHandler: @unchecked Sendable {
+    let fired: (QueueSocket) -> Void
+    init(_ fired: @escaping (QueueSocket) -> Void) {
+        self.fired = fired
+    }
+}
+
+/// Runs `action` once `count` cancel handlers have run (the descriptor closes after the last).
+final class CancelCounter: @unchecked Sendable {
+    private var count: Int
+    private let action: () -> Void
+    private let lock = NSLock()
+
+    init(count: Int, action: @escaping () -> Void) {
+        self.count = count
+        self.action = action
+    }
+
+    func done() {
+        let last = lock.withLock { () -> Bool in
+            count -= 1
+            return count == 0
+        }
+        if last {
+            action()
+        }
+    }
+}

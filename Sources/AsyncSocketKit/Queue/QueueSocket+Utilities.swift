@@ -1,0 +1,86 @@
+import Foundation
+
+// GCDAsyncSocket's class utilities: synchronous lookup and sockaddr helpers.
+extension QueueSocket {
+    /// Looks up `host` synchronously (`lookupHost:port:error:`): the `sockaddr` bytes of every IPv4
+    /// and IPv6 address, each with `port`. "localhost" and "loopback" answer both loopbacks without a
+    /// lookup. Throws a `kCFStreamErrorDomainNetDB` error.
+    public static func lookupHost(_ host: String, port: UInt16) throws -> [Data] {
+        if host == "localhost" || host == "loopback" {
+            return [
+                SocketAddress.ipv4(loopback: true, port: port).data,
+                SocketAddress.ipv6(loopback: true, port: port).data,
+            ]
+        }
+        guard NativeSocketBackend.invalidHostReason(host) == nil else {
+            throw SystemError.netDB(EAI_NONAME, message: "Invalid host name")
+        }
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let code = getaddrinfo(host, String(port), &hints, &list)
+        guard code == 0 else {
+            throw SystemError.netDB(code, message: String(cString: gai_strerror(code)))
+        }
+        defer { freeaddrinfo(list) }
+        var result: [Data] = []
+        var node = list
+        while let current = node {
+            if let raw = current.pointee.ai_addr {
+                var address = SocketAddress(pointer: raw, length: current.pointee.ai_addrlen)
+                if address.isIP {
+                    address.port = port
+                    if !result.contains(address.data) { result.append(address.data) }
+                }
+            }
+            node = current.pointee.ai_next
+        }
+        return result
+    }
+
+    /// The numeric host of a `sockaddr`, or `nil`.
+    public static func host(fromAddress address: Data) -> String? {
+        SocketAddress(data: address).flatMap { $0.isIP ? $0.host : nil }
+    }
+
+    /// The port of a `sockaddr`, or 0.
+    public static func port(fromAddress address: Data) -> UInt16 {
+        SocketAddress(data: address)?.port ?? 0
+    }
+
+    /// Whether `address` is a `sockaddr_in`.
+    public static func isIPv4Address(_ address: Data) -> Bool {
+        SocketAddress(data: address)?.isIPv4 ?? false
+    }
+
+    /// Whether `address` is a `sockaddr_in6`.
+    public static func isIPv6Address(_ address: Data) -> Bool {
+        SocketAddress(data: address)?.isIPv6 ?? false
+    }
+
+    /// The host and port of a `sockaddr` (`getHost:port:fromAddress:`), or `nil`.
+    public static func getHost(fromAddress address: Data) -> (host: String, port: UInt16)? {
+        guard let parsed = SocketAddress(data: address), parsed.isIP, let host = parsed.host else { return nil }
+        return (host, parsed.port)
+    }
+
+    /// Queues a TLS marker (`startTLS:`): accepted once per connection, only when started and not
+    /// forbidden; later calls are ignored, as in GCDAsyncSocket.
+    public func startTLS(_ settings: [String: Any]?) {
+        let box = SettingsBox(settings: settings ?? [:])
+        async { [self] in
+            guard started, !engine.forbidsReadsAndWrites, !tlsRequested else { return }
+            tlsRequested = true
+            engine.enqueueTLS(settings: box.settings)
+            maybeDequeueRead()
+            maybeDequeueWrite()
+        }
+    }
+}
+
+/// TLS settings handed to the socket queue.
+struct SettingsBox: @unchecked Sendable {
+    let settings: [String: Any]
+}

@@ -1,0 +1,337 @@
+import AsyncSocketCore
+import Dispatch
+import Foundation
+import Logging
+
+/// The modern queue-based socket, modelled on GCDAsyncSocket, on the same engine as ``RunLoopSocket``.
+///
+/// All state lives on a serial socket queue; every method may be called from any thread. Getters,
+/// connects, accepts, `disconnect()` and ``perform(_:)`` run synchronously on the socket queue; reads,
+/// writes, `startTLS` and setters are queued to it. Every delegate call is dispatched to the delegate
+/// queue in the order the socket produced it. Misuse throws ``QueueSocketError`` (`badConfig`,
+/// `badParam`) and never traps.
+///
+/// Like GCDAsyncSocket, the socket closes itself (without callbacks) when the last reference to it
+/// goes away; an accepted socket nobody keeps is closed and reported with itself as the argument.
+public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
+    let socketQueue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<Bool>()
+    let logger: Logger?
+    let resolver: HostResolver?
+
+    // Everything below is touched on `socketQueue` only.
+    weak var storedDelegate: (any QueueSocketDelegate)?
+    var storedDelegateQueue: DispatchQueue?
+    var storedUserData: (any Sendable)?
+    var ipv4Enabled = true
+    var ipv6Enabled = true
+    var ipv4Preferred = true
+    var alternateDelay: TimeInterval = 0.3
+    var autoDisconnect = true
+
+    let engine = SocketEngine(configuration: .init(prebuffering: true))
+    var started = false
+    var connected = false
+    var fd: Int32 = -1
+    var listenFDs: [Int32] = []
+    var unixListenPath: String?
+    var readSource: (any DispatchSourceRead)?
+    var writeSource: (any DispatchSourceWrite)?
+    var acceptSources: [any DispatchSourceRead] = []
+    var readSourceSuspended = true
+    var writeSourceSuspended = true
+    var readTimer: (any DispatchSourceTimer)?
+    var writeTimer: (any DispatchSourceTimer)?
+    var connectTimer: (any DispatchSourceTimer)?
+    var readsPaused = false
+    var writesPaused = false
+    var readStreamClosed = false
+    /// Bytes the read source last said were available.
+    var bytesAvailable = 0
+    var writableHint = false
+    /// Bumped by every close, so late results of earlier work recognise themselves as stale.
+    var stateIndex = 0
+    var connectAttempts: [(fd: Int32, address: SocketAddress, source: any DispatchSourceWrite)] = []
+    var pendingAddresses: [SocketAddress] = []
+    var alternateTimer: (any DispatchSourceTimer)?
+    var lastConnectError: (any Error)?
+    var connectedURL: URL?
+    var peer: SocketAddress?
+    var isSecureFlag = false
+    var tlsRequested = false
+
+    /// A socket with its own serial socket queue (`initWithDelegate:delegateQueue:`). `resolver`
+    /// looks up host names (`nil`: ``HostResolver/system``); `logger` receives `.debug` lines.
+    public init(
+        delegate: (any QueueSocketDelegate)? = nil, delegateQueue: DispatchQueue? = nil,
+        resolver: HostResolver? = nil, logger: Logger? = nil
+    ) {
+        socketQueue = DispatchQueue(label: "GCDAsyncSocket")
+        self.logger = logger
+        self.resolver = resolver
+        storedDelegate = delegate
+        storedDelegateQueue = delegateQueue
+        socketQueue.setSpecific(key: queueKey, value: true)
+    }
+
+    /// A socket whose state lives on `socketQueue` (`initWithDelegate:delegateQueue:socketQueue:`).
+    /// `socketQueue` must be serial: a global (concurrent) queue throws `badConfig`; `nil` makes one.
+    public init(
+        delegate: (any QueueSocketDelegate)?, delegateQueue: DispatchQueue?, socketQueue: DispatchQueue?,
+        resolver: HostResolver? = nil, logger: Logger? = nil
+    ) throws(QueueSocketError) {
+        if let socketQueue, Self.isGlobalQueue(socketQueue) {
+            throw QueueSocketError(.badConfig, "The socket queue must be serial, not a global concurrent queue")
+        }
+        self.socketQueue = socketQueue ?? DispatchQueue(label: "GCDAsyncSocket")
+        self.logger = logger
+        self.resolver = resolver
+        storedDelegate = delegate
+        storedDelegateQueue = delegateQueue
+        self.socketQueue.setSpecific(key: queueKey, value: true)
+    }
+
+    deinit {
+        // Nobody can be told any more: close quietly (see closeWithoutCallback).
+        closeWithoutCallback()
+    }
+
+    /// Whether `queue` is one of libdispatch's global (concurrent) queues: their labels are
+    /// "com.apple.root.…" (each `DispatchQueue.global()` call returns a new wrapper object).
+    static func isGlobalQueue(_ queue: DispatchQueue) -> Bool {
+        queue.label.hasPrefix("com.apple.root.")
+    }
+
+    // MARK: Running on the socket queue
+
+    var isOnSocketQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == true }
+
+    /// Runs `body` on the socket queue and waits (inline when already there).
+    func sync<T>(_ body: () throws -> T) rethrows -> T {
+        isOnSocketQueue ? try body() : try socketQueue.sync(execute: body)
+    }
+
+    /// Queues `body` on the socket queue.
+    func async(_ body: @escaping @Sendable () -> Void) {
+        socketQueue.async(execute: body)
+    }
+
+    /// Makes calls from `queue` (which targets the socket queue) run inline instead of deadlocking
+    /// (`markSocketQueueTargetQueue:`).
+    public func markSocketQueueTargetQueue(_ queue: DispatchQueue) {
+        queue.setSpecific(key: queueKey, value: true)
+    }
+
+    /// Undoes ``markSocketQueueTargetQueue(_:)``.
+    public func unmarkSocketQueueTargetQueue(_ queue: DispatchQueue) {
+        queue.setSpecific(key: queueKey, value: nil)
+    }
+
+    // MARK: Delegate
+
+    /// The delegate, held weakly; setting it is asynchronous (use ``synchronouslySetDelegate(_:)``
+    /// where the old delegate must not be called after the call returns).
+    public var delegate: (any QueueSocketDelegate)? {
+        get { sync { storedDelegate } }
+        set {
+            let box = DelegateBox(newValue)
+            async { [self] in storedDelegate = box.delegate }
+        }
+    }
+
+    /// The queue delegate calls are dispatched to; setting it is asynchronous.
+    public var delegateQueue: DispatchQueue? {
+        get { sync { storedDelegateQueue } }
+        set { async { [self] in storedDelegateQueue = newValue } }
+    }
+
+    /// Sets both, asynchronously (`setDelegate:delegateQueue:`).
+    public func setDelegate(_ delegate: (any QueueSocketDelegate)?, delegateQueue: DispatchQueue?) {
+        let box = DelegateBox(delegate)
+        async { [self] in
+            storedDelegate = box.delegate
+            storedDelegateQueue = delegateQueue
+        }
+    }
+
+    /// Sets the delegate and returns once it is in place.
+    public func synchronouslySetDelegate(_ delegate: (any QueueSocketDelegate)?) {
+        sync { storedDelegate = delegate }
+    }
+
+    /// Sets the delegate queue and returns once it is in place.
+    public func synchronouslySetDelegateQueue(_ delegateQueue: DispatchQueue?) {
+        sync { storedDelegateQueue = delegateQueue }
+    }
+
+    /// Sets both and returns once they are in place.
+    public func synchronouslySetDelegate(_ delegate: (any QueueSocketDelegate)?, delegateQueue: DispatchQueue?) {
+        sync {
+            storedDelegate = delegate
+            storedDelegateQueue = delegateQueue
+        }
+    }
+
+    /// Dispatches `body` to the delegate queue with the delegate as it is now (GCD captures it
+    /// strongly at the time of dispatch); skipped without a delegate or a queue.
+    func notify(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
+        guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
+        let box = DelegateBox(delegate)
+        queue.async {
+            if let delegate = box.delegate {
+                body(delegate)
+            }
+        }
+    }
+
+    // MARK: Configuration
+
+    /// Whether IPv4 may be used (default `true`).
+    public var isIPv4Enabled: Bool {
+        get { sync { ipv4Enabled } }
+        set { async { [self] in ipv4Enabled = newValue } }
+    }
+
+    /// Whether IPv6 may be used (default `true`).
+    public var isIPv6Enabled: Bool {
+        get { sync { ipv6Enabled } }
+        set { async { [self] in ipv6Enabled = newValue } }
+    }
+
+    /// Whether a name with both kinds of addresses is tried on IPv4 first (default `true`).
+    public var isIPv4PreferredOverIPv6: Bool {
+        get { sync { ipv4Preferred } }
+        set { async { [self] in ipv4Preferred = newValue } }
+    }
+
+    /// How long the preferred family gets before the other is tried as well (default 0.3 s).
+    public var alternateAddressDelay: TimeInterval {
+        get { sync { alternateDelay } }
+        set { async { [self] in alternateDelay = newValue } }
+    }
+
+    /// Whether the peer's close of its side disconnects (default `true`); when `false` the socket
+    /// reports `socketDidCloseReadStream` and stays open for writing.
+    public var autoDisconnectOnClosedReadStream: Bool {
+        get { sync { autoDisconnect } }
+        set { async { [self] in autoDisconnect = newValue } }
+    }
+
+    /// Anything the application wants to keep with the socket.
+    public var userData: (any Sendable)? {
+        get { sync { storedUserData } }
+        set { async { [self] in storedUserData = newValue } }
+    }
+
+    func debug(_ message: @autoclosure () -> String) {
+        logger?.debug("\(message())")
+    }
+
+    // MARK: State
+
+    /// `true` until connect or accept starts the socket, and again after it closes.
+    public var isDisconnected: Bool { sync { !started } }
+
+    /// Whether a connection is established.
+    public var isConnected: Bool { sync { connected } }
+
+    /// Whether TLS is up.
+    public var isSecure: Bool { sync { isSecureFlag } }
+
+    /// The peer's numeric address.
+    public var connectedHost: String? { sync { connectedSocketAddress?.host } }
+    /// The peer's port.
+    public var connectedPort: UInt16 { sync { connectedSocketAddress?.port ?? 0 } }
+    /// The peer of a Unix-domain connection.
+    public var connectedUrl: URL? { sync { connectedURL } }
+    /// The local numeric address.
+    public var localHost: String? { sync { localSocketAddress?.host } }
+    /// The local port.
+    public var localPort: UInt16 { sync { localSocketAddress?.port ?? 0 } }
+    /// The peer's `sockaddr` bytes.
+    public var connectedAddress: Data? { sync { connectedSocketAddress?.data } }
+    /// The local `sockaddr` bytes.
+    public var localAddress: Data? { sync { localSocketAddress?.data } }
+    /// Whether the connection (or a listener) is IPv4; `false` for Unix-domain sockets.
+    public var isIPv4: Bool { sync { fd >= 0 ? connectedSocketAddress?.isIPv4 == true : socket4 >= 0 } }
+    /// Whether the connection (or a listener) is IPv6; `false` for Unix-domain sockets.
+    public var isIPv6: Bool { sync { fd >= 0 ? connectedSocketAddress?.isIPv6 == true : socket6 >= 0 } }
+
+    var connectedSocketAddress: SocketAddress? {
+        guard fd >= 0 else { return nil }
+        if peer == nil { peer = SocketOps.peerAddress(fd) }
+        return peer
+    }
+
+    var localSocketAddress: SocketAddress? {
+        if fd >= 0 { return SocketOps.localAddress(fd) }
+        return listenFDs.lazy.compactMap { SocketOps.localAddress($0) }.first
+    }
+
+    var socket4: Int32 { listenFDs.first { SocketOps.localAddress($0)?.isIPv4 == true } ?? -1 }
+    var socket6: Int32 { listenFDs.first { SocketOps.localAddress($0)?.isIPv6 == true } ?? -1 }
+
+    // MARK: Advanced
+
+    /// Runs `block` synchronously on the socket queue (`performBlock:`); inside it, ``socketFD``,
+    /// ``socket4FD`` and ``socket6FD`` answer.
+    public func perform(_ block: () -> Void) {
+        sync(block)
+    }
+
+    /// The connected descriptor (or the Unix-domain listener); -1 outside ``perform(_:)``.
+    public var socketFD: Int32 {
+        guard isOnSocketQueue else {
+            debug("socketFD is only available inside perform(_:)")
+            return -1
+        }
+        return fd >= 0 ? fd : (unixListenPath != nil ? listenFDs.first ?? -1 : -1)
+    }
+
+    /// The IPv4 descriptor (connected or listening); -1 outside ``perform(_:)``.
+    public var socket4FD: Int32 {
+        guard isOnSocketQueue else { return -1 }
+        return fd >= 0 ? (connectedSocketAddress?.isIPv4 == true ? fd : -1) : socket4
+    }
+
+    /// The IPv6 descriptor (connected or listening); -1 outside ``perform(_:)``.
+    public var socket6FD: Int32 {
+        guard isOnSocketQueue else { return -1 }
+        return fd >= 0 ? (connectedSocketAddress?.isIPv6 == true ? fd : -1) : socket6
+    }
+
+    /// One line: addresses, queued work and state.
+    public var description: String {
+        let address = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
+        let state = sync { () -> String in
+            var parts = ["queued \(engine.queuedReadCount) reads \(engine.queuedWriteCount) writes"]
+            if let local = localSocketAddress { parts.append("local \(local)") }
+            if let remote = connectedSocketAddress { parts.append("remote \(remote)") }
+            parts.append(
+                connected ? "connected" : !listenFDs.isEmpty ? "accepting" : started ? "connecting" : "disconnected")
+            return parts.joined(separator: ", ")
+        }
+        return "<QueueSocket 0x\(address) \(state)>"
+    }
+
+    // MARK: Separators
+
+    /// CR LF.
+    public static var crlfData: Data { Data([0x0D, 0x0A]) }
+    /// CR.
+    public static var crData: Data { Data([0x0D]) }
+    /// LF.
+    public static var lfData: Data { Data([0x0A]) }
+    /// One zero byte.
+    public static var zeroData: Data { Data([0x00]) }
+}
+
+/// A delegate reference handed to another queue (the delegate is used only on its delegate queue);
+/// strong, as GCD captures the delegate at the time of dispatch.
+struct DelegateBox: @unchecked Sendable {
+    let delegate: (any QueueSocketDelegate)?
+
+    init(_ delegate: (any QueueSocketDelegate)?) {
+        self.delegate = delegate
+    }
+}

@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+
+/// The delegate of a ``QueueSocket``: GCDAsyncSocketDelegate in Swift. Every method is optional. All
+/// calls arrive on the socket's delegate queue, in the order the socket produced them.
+public protocol QueueSocketDelegate: AnyObject {
+    /// `newSocketQueueForConnectionFromAddress:onSocket:` — the socket queue for an accepted
+    /// connection (`nil`: the new socket makes its own).
+    func newSocketQueueForConnection(fromAddress address: Data, on sock: QueueSocket) -> DispatchQueue?
+    /// `socket:didAcceptNewSocket:` — keep a reference to `newSocket`; one nobody keeps is closed and
+    /// reported. Accepted sockets never receive `didConnectToHost`.
+    func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket)
+    /// `socket:didConnectToHost:port:`.
+    func socket(_ sock: QueueSocket, didConnectToHost host: String, port: UInt16)
+    /// `socket:didConnectToUrl:` — a Unix-domain connect finished.
+    func socket(_ sock: QueueSocket, didConnectTo url: URL)
+    /// `socket:didReadData:withTag:`.
+    func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int)
+    /// `socket:didReadPartialDataOfLength:tag:` — bytes of this pass, not a running total.
+    func socket(_ sock: QueueSocket, didReadPartialDataOfLength partialLength: Int, tag: Int)
+    /// `socket:didWriteDataWithTag:`.
+    func socket(_ sock: QueueSocket, didWriteDataWithTag tag: Int)
+    /// `socket:didWritePartialDataOfLength:tag:`.
+    func socket(_ sock: QueueSocket, didWritePartialDataOfLength partialLength: Int, tag: Int)
+    /// `socket:shouldTimeoutReadWithTag:elapsed:bytesDone:` — a positive answer extends the read.
+    func socket(_ sock: QueueSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int)
+        -> TimeInterval
+    /// `socket:shouldTimeoutWriteWithTag:elapsed:bytesDone:` — a positive answer extends the write.
+    func socket(_ sock: QueueSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int)
+        -> TimeInterval
+    /// `socketDidCloseReadStream:` — the peer closed its side while `autoDisconnectOnClosedReadStream`
+    /// is off; the socket stays open for writing.
+    func socketDidCloseReadStream(_ sock: QueueSocket)
+    /// `socketDidDisconnect:withError:` — the one final callback of every started socket; `nil` for a
+    /// user disconnect, ``QueueSocketError/Code/closed`` when the peer closed.
+    func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?)
+    /// `socketDidSecure:`.
+    func socketDidSecure(_ sock: QueueSocket)
+}
+
+extension QueueSocketDelegate {
+    /// `nil`: the accepted socket makes its own queue.
+    public func newSocketQueueForConnection(fromAddress address: Data, on sock: QueueSocket) -> DispatchQueue? {
+        nil
+    }
+    /// Does nothing (so the accepted socket, unless kept elsewhere, is closed).
+    public func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {}
+    /// Does nothing.
+    public func socket(_ sock: QueueSocket, didConnectToHost host: String, port: UInt16) {}
+    /// Does nothing.
+    public func socket(_ sock: QueueSocket, didConnectTo url: URL) {}
+    /// Does nothing.
+    public func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {}
+    /// Does nothing.
+    public func socket(_ sock: QueueSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {}
+    /// Does nothing.
+    public func socket(_ sock: QueueSocket, didWriteDataWithTag tag: Int) {}
+    /// Does nothing.
+    public func socket(_ sock: QueueSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {}
+    /// 0: the read times out.
+    public func socket(
+        _ sock: QueueSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval { 0 }
+    /// 0: the write times out.
+    public func socket(
+        _ sock: QueueSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval { 0 }
+    /// Does nothing.
+    public func socketDidCloseReadStream(_ sock: QueueSocket) {}
+    /// Does nothing.
+    public func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {}
+    /// Does nothing.
+    public func socketDidSecure(_ sock: QueueSocket) {}
+}

@@ -1,0 +1,153 @@
+import AsyncSocketKit
+import Foundation
+
+/// A `QueueSocketDelegate` that records every callback with the socket's label, in the order they
+/// arrive on its delegate queue, and lets a test wait for a condition with a deadline.
+final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
+    enum Event: Equatable, CustomStringConvertible {
+        case accepted(String)
+        case connected(host: String, port: UInt16)
+        case connectedURL(String)
+        case read(Data, tag: Int)
+        case partialRead(Int, tag: Int)
+        case wrote(tag: Int)
+        case partialWrite(Int, tag: Int)
+        case readTimeout(tag: Int, elapsed: TimeInterval, bytesDone: Int)
+        case writeTimeout(tag: Int, elapsed: TimeInterval, bytesDone: Int)
+        case readStreamClosed
+        case disconnected(domain: String?, code: Int?)
+        case secured
+
+        var description: String {
+            switch self {
+            case .accepted(let child): return "accepted(\(child))"
+            case .connected(let host, let port): return "connected(\(host):\(port))"
+            case .connectedURL(let path): return "connected(\(path))"
+            case .read(let data, let tag): return "read(\(data.count) bytes, \(tag))"
+            case .partialRead(let n, let tag): return "partialRead(\(n), \(tag))"
+            case .wrote(let tag): return "wrote(\(tag))"
+            case .partialWrite(let n, let tag): return "partialWrite(\(n), \(tag))"
+            case .readTimeout(let tag, let elapsed, let done): return "readTimeout(\(tag), \(elapsed), \(done))"
+            case .writeTimeout(let tag, let elapsed, let done): return "writeTimeout(\(tag), \(elapsed), \(done))"
+            case .readStreamClosed: return "readStreamClosed"
+            case .disconnected(let domain, let code):
+                return "disconnected(\(domain ?? "nil") \(code.map(String.init) ?? ""))"
+            case .secured: return "secured"
+            }
+        }
+    }
+
+    let queue = DispatchQueue(label: "recorder-delegate")
+    private let condition = NSCondition()
+    private var names: [ObjectIdentifier: String] = [:]
+    private var entries: [(String, Event)] = []
+    private var childCount = 0
+    private(set) var accepted: [QueueSocket] = []
+    var keepsAccepted = true
+    var readTimeoutAnswers: [TimeInterval] = []
+    var onRead: ((QueueSocket, Data, Int) -> Void)?
+    var onDisconnect: ((QueueSocket) -> Void)?
+    var onAccept: ((QueueSocket) -> Void)?
+
+    func name(_ socket: QueueSocket, _ label: String) {
+        condition.withLock { names[ObjectIdentifier(socket)] = label }
+    }
+
+    func label(_ socket: QueueSocket) -> String {
+        condition.withLock { names[ObjectIdentifier(socket)] ?? "?" }
+    }
+
+    private func record(_ socket: QueueSocket, _ event: Event) {
+        condition.withLock {
+            entries.append((names[ObjectIdentifier(socket)] ?? "?", event))
+            condition.broadcast()
+        }
+    }
+
+    func events(_ label: String) -> [Event] {
+        condition.withLock { entries.filter { $0.0 == label }.map(\.1) }
+    }
+
+    /// Waits until `predicate` holds (checked after every callback, and at least every 50 ms) or
+    /// `timeout` passes.
+    @discardableResult
+    func wait(timeout: TimeInterval = 10, until predicate: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !predicate() {
+            if Date() >= deadline { return false }
+            condition.lock()
+            _ = condition.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.05)))
+            condition.unlock()
+        }
+        return true
+    }
+
+    func newSocketQueueForConnection(fromAddress address: Data, on sock: QueueSocket) -> DispatchQueue? {
+        nil
+    }
+
+    func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
+        let child = condition.withLock { () -> String in
+            childCount += 1
+            let child = "child\(childCount)"
+            names[ObjectIdentifier(newSocket)] = child
+            if keepsAccepted { accepted.append(newSocket) }
+            return child
+        }
+        record(sock, .accepted(child))
+        onAccept?(newSocket)
+    }
+
+    func socket(_ sock: QueueSocket, didConnectToHost host: String, port: UInt16) {
+        record(sock, .connected(host: host, port: port))
+    }
+
+    func socket(_ sock: QueueSocket, didConnectTo url: URL) {
+        record(sock, .connectedURL(url.path))
+    }
+
+    func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {
+        record(sock, .read(data, tag: tag))
+        onRead?(sock, data, tag)
+    }
+
+    func socket(_ sock: QueueSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {
+        record(sock, .partialRead(partialLength, tag: tag))
+    }
+
+    func socket(_ sock: QueueSocket, didWriteDataWithTag tag: Int) {
+        record(sock, .wrote(tag: tag))
+    }
+
+    func socket(_ sock: QueueSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {
+        record(sock, .partialWrite(partialLength, tag: tag))
+    }
+
+    func socket(_ sock: QueueSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int)
+        -> TimeInterval
+    {
+        record(sock, .readTimeout(tag: tag, elapsed: elapsed, bytesDone: length))
+        return condition.withLock { readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst() }
+    }
+
+    func socket(_ sock: QueueSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int)
+        -> TimeInterval
+    {
+        record(sock, .writeTimeout(tag: tag, elapsed: elapsed, bytesDone: length))
+        return 0
+    }
+
+    func socketDidCloseReadStream(_ sock: QueueSocket) {
+        record(sock, .readStreamClosed)
+    }
+
+    func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
+        let ns = error.map { $0 as NSError }
+        onDisconnect?(sock)
+        record(sock, .disconnected(domain: ns?.domain, code: ns?.code))
+    }
+
+    func socketDidSecure(_ sock: QueueSocket) {
+        record(sock, .secured)
+    }
+}
