@@ -21,6 +21,10 @@ let package = Package(
             dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
         ),
         .executableTarget(
+            name: "QueueEchoServer",
+            dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
+        ),
+        .executableTarget(
             name: "EngineBench",
             dependencies: [.product(name: "AsyncSocketCore", package: "AsyncSocketKit")]
         ),

@@ -1,7 +1,6 @@
 import AsyncSocketCore
 import Foundation
 import Logging
-import Synchronization
 
 /// The run-loop `AsyncSocket` of CocoaAsyncSocket (the final 7.4.x class), in Swift on Linux.
 ///
@@ -47,7 +46,7 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         set { preBufferingDefault.withLock { $0 = newValue } }
     }
 
-    private static let preBufferingDefault = Mutex(true)
+    private static let preBufferingDefault = Lock(true)
 
     /// The delegate, held weakly. Completions go to whoever is the delegate when they happen.
     public var delegate: (any RunLoopSocketDelegate)? {

@@ -1,6 +1,5 @@
 import CLibevent
 import Foundation
-import Synchronization
 
 // Name resolution with libevent's evdns, off every socket's loop: one resolver thread owns the
 // evdns base (evdns is not thread-safe), and each answer is handed back to the asking loop with
@@ -33,7 +32,7 @@ public final class HostResolver: @unchecked Sendable {
 
     private init(kind: Kind) {
         worker = EventRunLoopThread(name: "HostResolver")
-        let result = Mutex<(SendableBase?, String?)>((nil, nil))
+        let result = Lock<(SendableBase?, String?)>((nil, nil))
         let ready = DispatchSemaphore(value: 0)
         let loop = worker.loop
         loop.perform {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 // Closing a descriptor watched by a DispatchSource: libdispatch wants the descriptor to stay open
 // until the source's cancel handler runs, but a socket's port must be free (and its peer must see
@@ -7,7 +6,7 @@ import Synchronization
 // descriptor closes the socket immediately while the descriptor number stays valid; the cancel
 // handler then closes the /dev/null copy.
 enum SafeClose {
-    private static let devNull = Mutex<Int32>(-1)
+    private static let devNull = Lock<Int32>(-1)
 
     /// Closes the socket behind `fd` now, leaving `fd` open on /dev/null.
     static func detach(_ fd: Int32) {

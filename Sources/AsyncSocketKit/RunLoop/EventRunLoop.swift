@@ -36,7 +36,7 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     let ownerThread: pthread_t
     let ownerThreadID: Int32
     private let wakeFileDescriptor: Int32
-    private let inbox = Mutex(LoopInbox())
+    private let inbox = Lock(LoopInbox())
     /// Set by other threads after they change the inbox; lets the loop skip the lock when idle.
     private let attention = Atomic<Bool>(false)
     private var spareInboxItems: [PerformItem] = []
@@ -105,7 +105,7 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    private static let mainLoop = Mutex<EventRunLoop?>(nil)
+    private static let mainLoop = Lock<EventRunLoop?>(nil)
 
     /// Whether the calling thread owns this loop.
     public var isCurrent: Bool { pthread_equal(pthread_self(), ownerThread) != 0 }

@@ -1,6 +1,5 @@
 import CAsyncSocketShims
 import Foundation
-import Synchronization
 
 /// A thread that runs its own ``EventRunLoop`` until terminated: the worker loops a listening socket
 /// hands accepted sockets to (`onSocket(_:wantsRunLoopForNewSocket:)`).
@@ -13,7 +12,7 @@ public final class EventRunLoopThread: Sendable {
     /// The worker's loop.
     public let loop: EventRunLoop
     private let thread: pthread_t
-    private let joined = Mutex(false)
+    private let joined = Lock(false)
 
     /// Starts a thread named `name` (at most 15 characters are kept) and returns once its loop exists.
     public init(name: String = "EventRunLoop") {
@@ -53,7 +52,7 @@ public final class EventRunLoopThread: Sendable {
 private final class WorkerStart: Sendable {
     let name: String
     private let ready = DispatchSemaphore(value: 0)
-    private let created = Mutex<EventRunLoop?>(nil)
+    private let created = Lock<EventRunLoop?>(nil)
 
     init(name: String) {
         self.name = name

@@ -42,7 +42,9 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     private var names: [ObjectIdentifier: String] = [:]
     private var entries: [(String, Event)] = []
     private var childCount = 0
-    private(set) var accepted: [QueueSocket] = []
+    private var acceptedSockets: [QueueSocket] = []
+    /// The accepted sockets kept alive (unless `keepsAccepted` is false).
+    var accepted: [QueueSocket] { condition.withLock { acceptedSockets } }
     var keepsAccepted = true
     var readTimeoutAnswers: [TimeInterval] = []
     var onRead: ((QueueSocket, Data, Int) -> Void)?
@@ -91,7 +93,7 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
             childCount += 1
             let child = "child\(childCount)"
             names[ObjectIdentifier(newSocket)] = child
-            if keepsAccepted { accepted.append(newSocket) }
+            if keepsAccepted { acceptedSockets.append(newSocket) }
             return child
         }
         record(sock, .accepted(child))

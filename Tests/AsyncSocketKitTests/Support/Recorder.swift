@@ -53,7 +53,9 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
     private var entries: [Entry] = []
     private var childCount = 0
     /// Accepted sockets, kept alive (unless `keepsAccepted` is false).
-    private(set) var accepted: [RunLoopSocket] = []
+    private var acceptedSockets: [RunLoopSocket] = []
+    /// The accepted sockets kept alive (unless `keepsAccepted` is false).
+    var accepted: [RunLoopSocket] { lock.withLock { acceptedSockets } }
     var keepsAccepted = true
     var willConnectAnswer = true
     var childWillConnectAnswer = true
@@ -111,7 +113,7 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
             childCount += 1
             let child = "child\(childCount)"
             names[ObjectIdentifier(newSocket)] = child
-            if keepsAccepted { accepted.append(newSocket) }
+            if keepsAccepted { acceptedSockets.append(newSocket) }
             return child
         }
         record(sock, .didAccept(child))
