@@ -33,7 +33,8 @@ final class EchoDelegate: QueueSocketDelegate, @unchecked Sendable {
         }
         newSocket.perform {
             var one: Int32 = 1
-            setsockopt(newSocket.socketFD, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(
+                newSocket.socketFD, 6 /* IPPROTO_TCP */, 1 /* TCP_NODELAY */, &one, socklen_t(MemoryLayout<Int32>.size))
         }
         read(newSocket)
     }

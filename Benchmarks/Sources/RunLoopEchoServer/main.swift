@@ -23,7 +23,7 @@ final class EchoDelegate: RunLoopSocketDelegate {
 
     func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool {
         var one: Int32 = 1
-        setsockopt(sock.socketFD, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(sock.socketFD, 6 /* IPPROTO_TCP */, 1 /* TCP_NODELAY */, &one, socklen_t(MemoryLayout<Int32>.size))
         return true
     }
 

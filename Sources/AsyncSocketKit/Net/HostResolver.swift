@@ -93,7 +93,6 @@ public final class HostResolver: @unchecked Sendable {
             var hints = addrinfo()
             hints.ai_family = AF_UNSPEC
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            hints.ai_protocol = Int32(IPPROTO_TCP)
             hints.ai_flags = EVUTIL_AI_ADDRCONFIG
             let request = Unmanaged.passRetained(PendingLookup(port: port, completion: completion)).toOpaque()
             // The callback may run before this call returns (hosts file, cached answers).

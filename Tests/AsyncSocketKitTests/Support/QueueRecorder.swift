@@ -89,14 +89,15 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     }
 
     func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
-        let child = condition.withLock { () -> String in
+        // One critical section: a waiter that sees the accepted socket also sees the event.
+        condition.withLock {
             childCount += 1
             let child = "child\(childCount)"
             names[ObjectIdentifier(newSocket)] = child
+            entries.append((names[ObjectIdentifier(sock)] ?? "?", .accepted(child)))
             if keepsAccepted { acceptedSockets.append(newSocket) }
-            return child
+            condition.broadcast()
         }
-        record(sock, .accepted(child))
         onAccept?(newSocket)
     }
 
