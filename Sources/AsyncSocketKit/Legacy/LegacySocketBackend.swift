@@ -17,7 +17,9 @@ protocol LegacySocketBackend: AnyObject {
 
     func read(_ request: ReadRequest)
     func write(_ data: Data, timeout: TimeInterval, tag: Int)
-    func startTLS(_ settings: [String: Any])
+    func startTLS(_ settings: Any)
+    var isSecure: Bool { get }
+    var negotiatedALPN: String? { get }
 
     var readProgress: TransferProgress { get }
     var writeProgress: TransferProgress { get }

@@ -31,6 +31,9 @@ extension NativeSocketBackend {
 
     func unreadData() -> Data? {
         guard closingWithError, fd >= 0 else { return nil }
+        if let tls, !tlsHandshaking {
+            return engine.collectUnreadData(from: tls)
+        }
         return engine.collectUnreadData(from: self)
     }
 
@@ -49,6 +52,11 @@ extension NativeSocketBackend {
         connectTimer = nil
         connectDeadline = nil
         acceptPauseTimer = nil
+        if let tls, !tlsHandshaking, fd >= 0 {
+            tls.sendCloseNotify()
+        }
+        tls = nil
+        tlsHandshaking = false
         source?.cancel()
         source = nil
         for listener in listenSources {

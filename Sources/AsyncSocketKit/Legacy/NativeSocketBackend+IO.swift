@@ -27,7 +27,7 @@ extension NativeSocketBackend: ByteTransport {
         }
     }
 
-    func startTLS(_ settings: [String: Any]) {
+    func startTLS(_ settings: Any) {
         engine.enqueueTLS(settings: settings)
         if connected {
             scheduleReadDequeue()
@@ -38,6 +38,13 @@ extension NativeSocketBackend: ByteTransport {
     // MARK: Readiness
 
     func handle(_ event: RunLoopFileSource.Event) {
+        if tlsHandshaking {
+            if event == .readable || event == .peerClosed {
+                readableHint = true
+            }
+            continueHandshake()
+            return
+        }
         switch event {
         case .readable:
             readableHint = true
@@ -51,7 +58,7 @@ extension NativeSocketBackend: ByteTransport {
             if case .write = engine.currentWrite {
                 doSendBytes()
             } else {
-                source?.wantsWritable = false
+                flushCiphertext()
             }
         case .peerClosed:
             // Only watched while no read waits (reads notice the end themselves): the peer is gone,
@@ -106,7 +113,12 @@ extension NativeSocketBackend: ByteTransport {
     }
 
     func doBytesAvailable() {
-        let result = engine.runReadPass(transportReadable: readableHint, transport: self)
+        let result: ReadPassResult
+        if let tls {
+            result = engine.runReadPass(transportReadable: readableHint || tls.hasBufferedInput, transport: tls)
+        } else {
+            result = engine.runReadPass(transportReadable: readableHint, transport: self)
+        }
         if result.transportDrained {
             readableHint = false
         }
@@ -170,8 +182,13 @@ extension NativeSocketBackend: ByteTransport {
     }
 
     func doSendBytes() {
-        let result = engine.runWritePass(transportWritable: writableHint, transport: self)
-        if result.waitsForWritable {
+        let result: WritePassResult
+        if let tls {
+            result = engine.runWritePass(transportWritable: writableHint, transport: tls)
+        } else {
+            result = engine.runWritePass(transportWritable: writableHint, transport: self)
+        }
+        if result.waitsForWritable || tls?.hasPendingCiphertext == true {
             writableHint = false
             source?.wantsWritable = true
         }
@@ -205,13 +222,83 @@ extension NativeSocketBackend: ByteTransport {
         }
     }
 
-    // MARK: TLS markers
+    // MARK: TLS (2.15)
 
-    /// Both queues reached a TLS marker. The handshake itself comes with the TLS engine; until then a
-    /// marker fails the connection as the original did when it could not apply TLS settings (-1).
+    /// Both queues reached a TLS marker: apply the settings (a failure is an error close with -1, as
+    /// in the original) and start the handshake, with the bytes read ahead as its first ciphertext.
     private func beginTLS() {
-        _ = engine.beginTLS()
-        closeWithError(AsyncSocketError(.socketError, message: "TLS is not available in this build"))
+        guard let (payload, prebuffered) = engine.beginTLS() else { return }
+        let settings: TLSSettings
+        do {
+            settings = try Self.tlsSettings(from: payload)
+        } catch {
+            closeWithError(AsyncSocketError(.socketError, message: "Could not apply the TLS settings: \(error)"))
+            return
+        }
+        let tlsEngine: TLSEngine
+        do {
+            tlsEngine = try TLSEngine(settings: settings, connectHost: connectHost ?? peerAddress?.host, logger: logger)
+        } catch {
+            closeWithError(
+                AsyncSocketError(
+                    .socketError, message: "Could not apply the TLS settings: \(error.message)",
+                    underlying: error as NSError))
+            return
+        }
+        tlsEngine.feedCiphertext(prebuffered)
+        tls = TLSTransport(engine: tlsEngine, lower: self)
+        tlsHandshaking = true
+        readableHint = true
+        continueHandshake()
+    }
+
+    static func tlsSettings(from payload: Any) throws -> TLSSettings {
+        switch payload {
+        case let typed as TLSSettings: return typed
+        case let dictionary as [String: Any]: return try TLSSettings(legacyDictionary: dictionary)
+        default: throw AsyncSocketUsageError("startTLS settings must be a dictionary or TLSSettings")
+        }
+    }
+
+    /// Moves handshake bytes; on completion, `onSocketDidSecure` and both queues go on.
+    private func continueHandshake() {
+        guard let tls, tlsHandshaking else { return }
+        switch tls.handshakeStep() {
+        case .needsMoreCiphertext:
+            readableHint = false
+            source?.wantsReadable = true
+            source?.wantsWritable = tls.hasPendingCiphertext
+        case .trustDecisionNeeded:
+            // The legacy API has no manual trust: a request for it is refused.
+            tls.engine.resolveTrust(accepted: false)
+            continueHandshake()
+        case .complete:
+            tlsHandshaking = false
+            source?.wantsWritable = tls.hasPendingCiphertext
+            engine.completeTLS()
+            let generation = self.generation
+            if let owner {
+                delegate?.onSocketDidSecure(owner)
+            }
+            guard generation == self.generation else { return }
+            scheduleReadDequeue()
+            scheduleWriteDequeue()
+        case .failed(let error):
+            closeWithError(error)
+        }
+    }
+
+    /// Sends ciphertext TLS still holds; stops watching writability once it is all out.
+    private func flushCiphertext() {
+        guard let tls else {
+            source?.wantsWritable = false
+            return
+        }
+        if case .failed(let code) = tls.flush() {
+            closeWithError(SystemError.posix(code, "write"))
+            return
+        }
+        source?.wantsWritable = tls.hasPendingCiphertext
     }
 
     // MARK: Errors
@@ -221,7 +308,9 @@ extension NativeSocketBackend: ByteTransport {
         switch failure {
         case .endOfStream: return nil
         case .readMaxedOut: return AsyncSocketError(.readMaxedOut)
-        case .transport(let code): return SystemError.posix(code, "socket")
+        case .transport(let code):
+            if code < 0, let tlsError = tls?.lastError { return tlsError }
+            return SystemError.posix(code, "socket")
         }
     }
 

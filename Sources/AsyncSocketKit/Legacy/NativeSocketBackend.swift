@@ -46,8 +46,11 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var generation = 0
     var connectAttempt: ConnectAttempt?
     var peerAddress: SocketAddress?
-    /// The host string of a connect by name, for nothing but `description`.
+    /// The host string of a connect by name (for `description` and the TLS peer-name check).
     var connectHost: String?
+    /// TLS over the descriptor, once a TLS marker was reached on both sides.
+    var tls: TLSTransport?
+    var tlsHandshaking = false
 
     init(resolver: HostResolver?, logger: Logger?) {
         self.customResolver = resolver
@@ -138,6 +141,8 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var socket6FD: Int32 { fd >= 0 ? (isIPv6 ? fd : -1) : listenFD6 }
 
     var runLoop: EventRunLoop? { loop }
+    var isSecure: Bool { tls != nil && !tlsHandshaking }
+    var negotiatedALPN: String? { isSecure ? tls?.engine.negotiatedALPN : nil }
     var runLoopModes: [RunLoopMode] { modes }
 
     var readProgress: TransferProgress { engine.readProgress }

@@ -319,10 +319,32 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     // MARK: TLS, prebuffering, unread data
 
     /// Queues a TLS marker in both queues (`startTLS:`): reads and writes queued before it run in
-    /// plaintext, later ones after `onSocketDidSecure`. `settings` uses the original's keys.
+    /// plaintext, later ones after `onSocketDidSecure`. `settings` uses the original's keys
+    /// (`kCFStreamSSLPeerName`, `kCFStreamSSLIsServer`, `kCFStreamSSLCertificates`, …; see
+    /// ``TLSSettings/init(legacyDictionary:)``). Settings that cannot be applied — an unknown key
+    /// among them — close the socket with ``AsyncSocketError`` −1 naming the problem when the marker
+    /// is reached. Each call queues another marker, as in the original.
     public func startTLS(_ settings: [String: Any]?) {
         checkThread("startTLS(_:)")
         backend.startTLS(settings ?? [:])
+    }
+
+    /// Queues a TLS marker with typed settings; otherwise as the dictionary form.
+    public func startTLS(_ settings: TLSSettings) {
+        checkThread("startTLS(_:)")
+        backend.startTLS(settings)
+    }
+
+    /// Whether the TLS handshake has completed (a Swift addition).
+    public var isSecure: Bool {
+        checkThread("isSecure")
+        return backend.isSecure
+    }
+
+    /// The ALPN protocol the TLS handshake agreed on, if any (a Swift addition).
+    public var negotiatedALPN: String? {
+        checkThread("negotiatedALPN")
+        return backend.negotiatedALPN
     }
 
     /// Turns prebuffering on (it is on by default; there is no way to turn it off, as in the original).

@@ -68,6 +68,12 @@ extension QueueSocket {
         }
         connectAttempts.removeAll()
         pendingAddresses.removeAll()
+        if let tls, isSecureFlag, fd >= 0 {
+            tls.sendCloseNotify()
+        }
+        tls = nil
+        tlsHandshaking = false
+        connectHostString = nil
         if fd >= 0 {
             SafeClose.detach(fd)
             if readSourceSuspended { readSource?.resume() }

@@ -33,6 +33,7 @@ extension QueueSocket {
             engine.reset()
             started = true
             stateIndex += 1
+            connectHostString = host
             let index = stateIndex
             (resolver ?? .system).resolve(host, port: port) { [weak self] result in
                 let socket = self

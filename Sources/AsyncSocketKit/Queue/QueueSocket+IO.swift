@@ -176,6 +176,10 @@ extension QueueSocket: ByteTransport {
     private func readSourceFired() {
         guard let readSource else { return }
         bytesAvailable = Int(readSource.data)
+        if tlsHandshaking {
+            continueHandshake()
+            return
+        }
         if bytesAvailable > 0 {
             doReadData()
         } else {
@@ -186,7 +190,13 @@ extension QueueSocket: ByteTransport {
     private func writeSourceFired() {
         writableHint = true
         suspendWriteSource()
-        doWriteData()
+        if tlsHandshaking {
+            continueHandshake()
+        } else if case .write = engine.currentWrite {
+            doWriteData()
+        } else {
+            flushCiphertext()
+        }
     }
 
     // MARK: Reads
@@ -220,7 +230,12 @@ extension QueueSocket: ByteTransport {
             }
             return
         }
-        let result = engine.runReadPass(transportReadable: bytesAvailable > 0, transport: self)
+        let result: ReadPassResult
+        if let tls {
+            result = engine.runReadPass(transportReadable: bytesAvailable > 0 || tls.hasBufferedInput, transport: tls)
+        } else {
+            result = engine.runReadPass(transportReadable: bytesAvailable > 0, transport: self)
+        }
         if result.transportDrained {
             bytesAvailable = 0
         }
@@ -242,7 +257,11 @@ extension QueueSocket: ByteTransport {
         case .readMaxedOut?:
             closeWithError(QueueSocketError(.readMaxedOut))
         case .transport(let code)?:
-            closeWithError(SystemError.posix(code, "read"))
+            if code < 0, let error = tls?.lastError {
+                closeWithError(error)
+            } else {
+                closeWithError(SystemError.posix(code, "read"))
+            }
         case nil:
             if result.waitsForReadable {
                 resumeReadSource()
@@ -318,7 +337,12 @@ extension QueueSocket: ByteTransport {
 
     func doWriteData() {
         guard case .write = engine.currentWrite, !writesPaused else { return }
-        let result = engine.runWritePass(transportWritable: writableHint, transport: self)
+        let result: WritePassResult
+        if let tls {
+            result = engine.runWritePass(transportWritable: writableHint, transport: tls)
+        } else {
+            result = engine.runWritePass(transportWritable: writableHint, transport: self)
+        }
         if result.partialLength > 0 {
             let (length, tag) = (result.partialLength, result.partialTag)
             notify { [self] in $0.socket(self, didWritePartialDataOfLength: length, tag: tag) }
@@ -329,8 +353,12 @@ extension QueueSocket: ByteTransport {
             async { [self] in maybeDequeueWrite() }
         }
         if case .transport(let code)? = result.failure {
-            closeWithError(SystemError.posix(code, "write"))
-        } else if result.waitsForWritable {
+            if code < 0, let error = tls?.lastError {
+                closeWithError(error)
+            } else {
+                closeWithError(SystemError.posix(code, "write"))
+            }
+        } else if result.waitsForWritable || tls?.hasPendingCiphertext == true {
             writableHint = false
             resumeWriteSource()
         }
@@ -385,14 +413,6 @@ extension QueueSocket: ByteTransport {
 
     func disarm(_ timer: (any DispatchSourceTimer)?) {
         timer?.schedule(deadline: .distantFuture)
-    }
-
-    // MARK: TLS markers
-
-    /// Both queues reached a TLS marker; the handshake arrives with the TLS engine.
-    func startTLSHandshake() {
-        _ = engine.beginTLS()
-        closeWithError(QueueSocketError(.other, "TLS is not available in this build"))
     }
 
     // MARK: ByteTransport

@@ -66,9 +66,19 @@ extension QueueSocket {
     }
 
     /// Queues a TLS marker (`startTLS:`): accepted once per connection, only when started and not
-    /// forbidden; later calls are ignored, as in GCDAsyncSocket.
+    /// forbidden; later calls are ignored, as in GCDAsyncSocket. `settings` takes GCDAsyncSocket's and
+    /// CFStream's keys (see ``TLSSettings/init(legacyDictionary:)``); settings that cannot be applied
+    /// close the socket with the error naming the problem when the marker is reached.
     public func startTLS(_ settings: [String: Any]?) {
-        let box = SettingsBox(settings: settings ?? [:])
+        queueTLS(SettingsBox(settings: settings ?? [:]))
+    }
+
+    /// Queues a TLS marker with typed settings; otherwise as the dictionary form.
+    public func startTLS(_ settings: TLSSettings) {
+        queueTLS(SettingsBox(settings: settings))
+    }
+
+    private func queueTLS(_ box: SettingsBox) {
         async { [self] in
             guard started, !engine.forbidsReadsAndWrites, !tlsRequested else { return }
             tlsRequested = true
@@ -79,7 +89,7 @@ extension QueueSocket {
     }
 }
 
-/// TLS settings handed to the socket queue.
+/// TLS settings (a dictionary or `TLSSettings`) handed to the socket queue.
 struct SettingsBox: @unchecked Sendable {
-    let settings: [String: Any]
+    let settings: Any
 }

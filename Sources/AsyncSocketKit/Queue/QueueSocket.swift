@@ -59,6 +59,10 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var peer: SocketAddress?
     var isSecureFlag = false
     var tlsRequested = false
+    var tls: TLSTransport?
+    var tlsHandshaking = false
+    /// The host string given to connect, for the TLS peer-name check.
+    var connectHostString: String?
 
     /// A socket with its own serial socket queue (`initWithDelegate:delegateQueue:`). `resolver`
     /// looks up host names (`nil`: ``HostResolver/system``); `logger` receives `.debug` lines.
@@ -237,6 +241,9 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// Whether TLS is up.
     public var isSecure: Bool { sync { isSecureFlag } }
+
+    /// The ALPN protocol the TLS handshake agreed on, if any (a Swift addition).
+    public var negotiatedALPN: String? { sync { isSecureFlag ? tls?.engine.negotiatedALPN : nil } }
 
     /// The peer's numeric address.
     public var connectedHost: String? { sync { connectedSocketAddress?.host } }

@@ -36,6 +36,13 @@ public protocol QueueSocketDelegate: AnyObject {
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?)
     /// `socketDidSecure:`.
     func socketDidSecure(_ sock: QueueSocket)
+    /// `socket:didReceiveTrust:completionHandler:` — with manual trust evaluation
+    /// (`GCDAsyncSocketManuallyEvaluateTrust` / ``TLSSettings/manualTrustEvaluation``), the peer's
+    /// certificate chain, and what OpenSSL's own verification said; call `completionHandler` once,
+    /// from any thread, with whether to trust it. The handshake waits until then.
+    func socket(
+        _ sock: QueueSocket, didReceiveTrust trust: CertificateChain,
+        completionHandler: @escaping @Sendable (Bool) -> Void)
 }
 
 extension QueueSocketDelegate {
@@ -71,4 +78,12 @@ extension QueueSocketDelegate {
     public func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {}
     /// Does nothing.
     public func socketDidSecure(_ sock: QueueSocket) {}
+    /// Refuses: a delegate asking for manual trust must answer it (the handshake then fails with
+    /// `errSSLPeerBadCert`, -9825).
+    public func socket(
+        _ sock: QueueSocket, didReceiveTrust trust: CertificateChain,
+        completionHandler: @escaping @Sendable (Bool) -> Void
+    ) {
+        completionHandler(false)
+    }
 }

@@ -50,6 +50,11 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     var onRead: ((QueueSocket, Data, Int) -> Void)?
     var onDisconnect: ((QueueSocket) -> Void)?
     var onAccept: ((QueueSocket) -> Void)?
+    /// The answer to manual-trust questions (given from another thread, as an application might).
+    var trustAnswer = false
+    private var receivedChains: [CertificateChain] = []
+    /// The certificate chains manual trust asked about.
+    var trustChains: [CertificateChain] { condition.withLock { receivedChains } }
 
     func name(_ socket: QueueSocket, _ label: String) {
         condition.withLock { names[ObjectIdentifier(socket)] = label }
@@ -152,5 +157,16 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
 
     func socketDidSecure(_ sock: QueueSocket) {
         record(sock, .secured)
+    }
+
+    func socket(
+        _ sock: QueueSocket, didReceiveTrust trust: CertificateChain,
+        completionHandler: @escaping @Sendable (Bool) -> Void
+    ) {
+        let answer = condition.withLock { () -> Bool in
+            receivedChains.append(trust)
+            return trustAnswer
+        }
+        DispatchQueue.global().async { completionHandler(answer) }
     }
 }

@@ -136,7 +136,7 @@ func unusedPort() -> UInt16 {
 }
 
 /// A plain listening socket on 127.0.0.1 with a bounded, blocking accept.
-final class RawListener {
+final class RawListener: @unchecked Sendable {
     let fd: Int32
     let port: UInt16
 

@@ -1,0 +1,88 @@
+import AsyncSocketCore
+import Dispatch
+import Foundation
+
+// TLS on the socket queue (3.9): once both queues reach the marker the settings are applied and
+// the handshake runs on the read and write sources, with the bytes read ahead fed to it first. With
+// manual trust, the delegate's answer (from any thread, once) comes back to the socket queue before
+// the handshake goes on; socketDidSecure precedes any read or write queued after startTLS.
+extension QueueSocket {
+    /// Both queues reached the TLS marker.
+    func startTLSHandshake() {
+        guard let (payload, prebuffered) = engine.beginTLS() else { return }
+        let tlsEngine: TLSEngine
+        do {
+            let settings = try NativeSocketBackend.tlsSettings(from: payload)
+            tlsEngine = try TLSEngine(
+                settings: settings, connectHost: connectHostString ?? connectedSocketAddress?.host, logger: logger)
+        } catch let error as TLSError {
+            closeWithError(error)
+            return
+        } catch {
+            closeWithError(QueueSocketError(.other, "Could not apply the TLS settings: \(error)"))
+            return
+        }
+        tlsEngine.feedCiphertext(prebuffered)
+        tls = TLSTransport(engine: tlsEngine, lower: self)
+        tlsHandshaking = true
+        continueHandshake()
+    }
+
+    /// Moves handshake bytes until the handshake needs more, completes, fails or waits for trust.
+    func continueHandshake() {
+        guard let tls, tlsHandshaking else { return }
+        switch tls.handshakeStep() {
+        case .needsMoreCiphertext:
+            resumeReadSource()
+            if tls.hasPendingCiphertext {
+                resumeWriteSource()
+            }
+        case .trustDecisionNeeded(let chain):
+            askForTrust(chain)
+        case .complete:
+            tlsHandshaking = false
+            isSecureFlag = true
+            engine.completeTLS()
+            if tls.hasPendingCiphertext {
+                resumeWriteSource()
+            }
+            notify { [self] in $0.socketDidSecure(self) }
+            maybeDequeueRead()
+            maybeDequeueWrite()
+        case .failed(let error):
+            closeWithError(error)
+        }
+    }
+
+    private func askForTrust(_ chain: CertificateChain) {
+        guard storedDelegate != nil, storedDelegateQueue != nil else {
+            closeWithError(QueueSocketError(.other, "Manual trust evaluation requires a delegate and a delegate queue"))
+            return
+        }
+        let index = stateIndex
+        let answered = Lock(false)
+        let handler: @Sendable (Bool) -> Void = { [weak self] accepted in
+            let first = answered.withLock { done -> Bool in
+                defer { done = true }
+                return !done
+            }
+            guard first, let self else { return }
+            async { [self] in
+                guard index == stateIndex, tlsHandshaking, let tls else { return }
+                tls.engine.resolveTrust(accepted: accepted)
+                continueHandshake()
+            }
+        }
+        notify { [self] in $0.socket(self, didReceiveTrust: chain, completionHandler: handler) }
+    }
+
+    /// Sends ciphertext TLS still holds (after the last write, or an answer to a key update).
+    func flushCiphertext() {
+        guard let tls else { return }
+        if case .failed(let code) = tls.flush() {
+            closeWithError(SystemError.posix(code, "write"))
+        } else if tls.hasPendingCiphertext {
+            resumeWriteSource()
+        }
+    }
+}
