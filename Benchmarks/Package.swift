@@ -25,6 +25,10 @@ let package = Package(
             dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
         ),
         .executableTarget(
+            name: "TLSBench",
+            dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
+        ),
+        .executableTarget(
             name: "EngineBench",
             dependencies: [.product(name: "AsyncSocketCore", package: "AsyncSocketKit")]
         ),

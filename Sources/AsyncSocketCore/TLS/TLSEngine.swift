@@ -49,7 +49,7 @@ public final class TLSEngine {
         self.settings = settings
         verification = try TLSPeerVerification(settings: settings, connectHost: connectHost, logger: logger)
         let serverALPN = settings.role == .server ? try TLSContextFactory.alpnWireFormat(settings.alpnProtocols) : []
-        context = try TLSContextFactory.makeContext(settings: settings)
+        context = try TLSContextCache.context(for: settings)
         guard let policy = ask_tls_policy_new(verification.flags, serverALPN, serverALPN.count) else {
             SSL_CTX_free(context)
             throw TLSError(code: .badConfiguration, message: "TLS: out of memory")

@@ -180,8 +180,9 @@ public final class TLSTransport: ByteTransport {
 
     // MARK: Writing
 
-    /// Encrypts up to 64 KiB of `bytes` and sends the ciphertext down. `.wouldBlock` while earlier
-    /// ciphertext is still waiting for the lower transport (or before the handshake has completed).
+    /// Encrypts `bytes` in records of up to 64 KiB and sends the ciphertext down, for as long as the
+    /// lower transport takes it: a short count means the lower transport is full, as with a socket.
+    /// `.wouldBlock` while earlier ciphertext is still waiting (or before the handshake has completed).
     /// Accepted bytes are committed even if part of their ciphertext has to wait: check
     /// ``hasPendingCiphertext`` after the last write.
     public func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
@@ -191,18 +192,25 @@ public final class TLSTransport: ByteTransport {
         case .bytes: break
         }
         guard !bytes.isEmpty else { return .bytes(0) }
-        switch engine.writePlaintext(UnsafeRawBufferPointer(rebasing: bytes.prefix(Self.plaintextPerWrite))) {
-        case .bytes(0):
-            return .wouldBlock
-        case .bytes(let count):
-            if case .failed(let errno) = flush() {
-                return .failed(errno)
+        var total = 0
+        while total < bytes.count {
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[total...].prefix(Self.plaintextPerWrite))
+            switch engine.writePlaintext(slice) {
+            case .bytes(0):
+                return total > 0 ? .bytes(total) : .wouldBlock
+            case .bytes(let count):
+                total += count
+                switch flush() {
+                case .failed(let errno): return total > 0 ? .bytes(total) : .failed(errno)
+                case .wouldBlock: return .bytes(total)
+                case .bytes: continue
+                }
+            case .failed(let error):
+                lastError = error
+                return total > 0 ? .bytes(total) : .failed(Int32(error.code.rawValue))
             }
-            return .bytes(count)
-        case .failed(let error):
-            lastError = error
-            return .failed(Int32(error.code.rawValue))
         }
+        return .bytes(total)
     }
 
     /// Sends pending ciphertext down: `.bytes` (the count sent now) when nothing is left, `.wouldBlock`
