@@ -6,6 +6,10 @@
 import AsyncSocketKit
 import Foundation
 
+// IPPROTO_TCP and TCP_NODELAY (their Swift names are ambiguous next to the library's C modules).
+let tcpLevel: Int32 = 6
+let tcpNoDelay: Int32 = 1
+
 final class EchoDelegate: QueueSocketDelegate, @unchecked Sendable {
     let lines: Bool
     let queue = DispatchQueue(label: "echo-listener")
@@ -34,7 +38,7 @@ final class EchoDelegate: QueueSocketDelegate, @unchecked Sendable {
         newSocket.perform {
             var one: Int32 = 1
             setsockopt(
-                newSocket.socketFD, 6 /* IPPROTO_TCP */, 1 /* TCP_NODELAY */, &one, socklen_t(MemoryLayout<Int32>.size))
+                newSocket.socketFD, tcpLevel, tcpNoDelay, &one, socklen_t(MemoryLayout<Int32>.size))
         }
         read(newSocket)
     }

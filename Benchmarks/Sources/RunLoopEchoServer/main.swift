@@ -6,6 +6,10 @@
 import AsyncSocketKit
 import Foundation
 
+// IPPROTO_TCP and TCP_NODELAY (their Swift names are ambiguous next to the library's C modules).
+let tcpLevel: Int32 = 6
+let tcpNoDelay: Int32 = 1
+
 final class EchoDelegate: RunLoopSocketDelegate {
     let lines: Bool
     private var connections: [ObjectIdentifier: RunLoopSocket] = [:]
@@ -23,7 +27,7 @@ final class EchoDelegate: RunLoopSocketDelegate {
 
     func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool {
         var one: Int32 = 1
-        setsockopt(sock.socketFD, 6 /* IPPROTO_TCP */, 1 /* TCP_NODELAY */, &one, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(sock.socketFD, tcpLevel, tcpNoDelay, &one, socklen_t(MemoryLayout<Int32>.size))
         return true
     }
 
