@@ -130,9 +130,13 @@ extension NativeSocketBackend {
         armConnectTimer(timeout)
     }
 
+    /// The connect timer exists (disarmed without a timeout) for the whole connect: it is what keeps
+    /// the socket's modes non-empty while a name is resolved off the loop, so a `run()` waiting for
+    /// the connection does not return at once as "finished" (the original's CFStreams were scheduled
+    /// on the loop from the start).
     private func armConnectTimer(_ timeout: TimeInterval) {
-        guard timeout >= 0 else { return }
         connectTimer = makeTimer { $0.closeWithError(AsyncSocketError(.connectTimeout)) }
+        guard timeout >= 0 else { return }
         connectTimer?.rearm(after: timeout)
         connectDeadline = EventRunLoop.monotonicDeadline(seconds: timeout)
     }

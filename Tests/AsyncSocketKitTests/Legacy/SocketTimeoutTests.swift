@@ -50,6 +50,21 @@ struct SocketTimeoutTests {
         }
     }
 
+    @Test("while a name is being resolved the socket's mode is not empty: run() waits instead of finishing")
+    func resolvingKeepsTheLoopBusy() async throws {
+        let dns = ScriptedDNSServer(silent: true)
+        defer { dns.stop() }
+        let resolver = HostResolver(nameservers: [dns.address], timeout: 5)
+        try await onNewThread {
+            let recorder = Recorder()
+            let client = RunLoopSocket(delegate: recorder, resolver: resolver)
+            try client.connectToHost("slow.test", onPort: 80)
+            #expect(EventRunLoop.current.run(mode: .default, timeout: 0.2) == .timedOut)
+            client.disconnect()
+            #expect(EventRunLoop.current.run(mode: .default, timeout: 0.2) == .finished)
+        }
+    }
+
     @Test("the connect timeout fires while the name is still being resolved: code 2")
     func connectTimeout() async throws {
         let dns = ScriptedDNSServer(silent: true)

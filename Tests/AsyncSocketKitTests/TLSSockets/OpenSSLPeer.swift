@@ -74,6 +74,13 @@ final class OpenSSLPeer: @unchecked Sendable {
         try? input.fileHandleForWriting.close()
     }
 
+    /// Ends the process now (for servers, which never end by themselves).
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+        }
+    }
+
     /// Waits for the process to end, killing it after `timeout`.
     func finish(timeout: TimeInterval = 5) {
         closeInput()

@@ -34,7 +34,7 @@ struct QueueSocketTLSTests {
         #expect(client.negotiatedALPN == "asyncsocket")
         client.disconnect()
         #expect(server.text.contains("Protocol version: \(version == .tls1_2 ? "TLSv1.2" : "TLSv1.3")"))
-        server.finish()
+        server.stop()
     }
 
     @Test("server role and STARTTLS: s_client -starttls smtp, plaintext first, then encrypted lines")
@@ -104,7 +104,7 @@ struct QueueSocketTLSTests {
         #expect(delegate.trustChains.first?.certificates.isEmpty == false)
         #expect(delegate.trustChains.first?.verifyResult != 0)
         client.disconnect()
-        server.finish()
+        server.stop()
     }
 
     @Test("50 KiB written twice over TLS, one 100 KiB read with a 0.1 s timeout gets exactly 102 400 bytes (4.3)")

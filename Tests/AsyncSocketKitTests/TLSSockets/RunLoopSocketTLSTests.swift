@@ -48,7 +48,7 @@ struct RunLoopSocketTLSTests {
             client.disconnect()
         }
         #expect(server.text.contains("Protocol version: \(version == .tls1_2 ? "TLSv1.2" : "TLSv1.3")"))
-        server.finish()
+        server.stop()
     }
 
     @Test(
@@ -129,6 +129,42 @@ struct RunLoopSocketTLSTests {
             server.disconnect()
             client.finish()
         }
+    }
+
+    @Test("a legacy dictionary works end to end; an unknown key closes with -1 naming the key")
+    func legacyDictionary() async throws {
+        let fixture = try TLSFixture.shared()
+        let (server, port) = try OpenSSLPeer.server(serverArguments(fixture) + ["-rev"])
+        try await onNewThread {
+            let recorder = Recorder()
+            let good = RunLoopSocket(delegate: recorder)
+            recorder.name(good, "good")
+            let bad = RunLoopSocket(delegate: recorder)
+            recorder.name(bad, "bad")
+            recorder.onConnect = { sock in
+                if sock === good {
+                    // The test CA is not in the system store: the legacy way to accept it.
+                    sock.startTLS([kCFStreamSSLPeerName: "localhost", kCFStreamSSLAllowsAnyRoot: true])
+                } else {
+                    sock.startTLS([kCFStreamSSLPeerName: "localhost", "kCFStreamSSLNoSuchKey": 1])
+                }
+                sock.write(Data("abc\n".utf8), withTimeout: 10, tag: 1)
+                sock.readData(to: RunLoopSocket.lfData, withTimeout: 10, tag: 2)
+            }
+            var messages: [String] = []
+            recorder.onWillDisconnect = { sock in
+                messages.append(String(describing: recorder.unread[recorder.label(sock)]))
+            }
+            try good.connectToHost("localhost", onPort: port)
+            #expect(
+                runUntil { recorder.events("good").contains(.read(Data("cba\n".utf8), tag: 2)) }, "\(recorder.trace)")
+            good.disconnect()
+            try bad.connectToHost("localhost", onPort: port)
+            #expect(runUntil { recorder.events("bad").contains(.didDisconnect) })
+            #expect(recorder.events("bad").contains(.willDisconnect(domain: "AsyncSocketErrorDomain", code: -1)))
+            #expect(!recorder.events("bad").contains(.secured))
+        }
+        server.stop()
     }
 
     @Test("50 KiB written twice over TLS, one 100 KiB read with a 0.1 s timeout gets exactly 102 400 bytes")
