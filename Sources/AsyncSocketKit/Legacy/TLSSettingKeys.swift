@@ -23,12 +23,17 @@ public let kCFStreamSocketSecurityLevelNegotiatedSSL = "kCFStreamSocketSecurityL
 /// `kCFStreamSocketSecurityLevelTLSv1`.
 public let kCFStreamSocketSecurityLevelTLSv1 = "kCFStreamSocketSecurityLevelTLSv1"
 /// `GCDAsyncSocketManuallyEvaluateTrust`: ask the delegate about the peer's certificates.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let GCDAsyncSocketManuallyEvaluateTrust = TLSSettings.LegacyKey.manuallyEvaluateTrust.rawValue
 /// `GCDAsyncSocketSSLProtocolVersionMin`: 8 (TLS 1.2) or 10 (TLS 1.3).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let GCDAsyncSocketSSLProtocolVersionMin = TLSSettings.LegacyKey.protocolVersionMin.rawValue
 /// `GCDAsyncSocketSSLProtocolVersionMax`: 8 (TLS 1.2) or 10 (TLS 1.3).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let GCDAsyncSocketSSLProtocolVersionMax = TLSSettings.LegacyKey.protocolVersionMax.rawValue
 /// `GCDAsyncSocketSSLALPN`: the protocols to offer or accept.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let GCDAsyncSocketSSLALPN = TLSSettings.LegacyKey.alpn.rawValue
 /// `GCDAsyncSocketSSLCipherSuites`: OpenSSL cipher names.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let GCDAsyncSocketSSLCipherSuites = TLSSettings.LegacyKey.cipherSuites.rawValue
