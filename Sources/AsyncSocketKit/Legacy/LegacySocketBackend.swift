@@ -8,6 +8,9 @@ protocol LegacySocketBackend: AnyObject {
     /// The public socket, passed to delegate calls.
     var owner: RunLoopSocket? { get set }
 
+    /// Stops the program when called off the socket's loop thread (skipped while it has no loop).
+    func checkThread(_ call: StaticString)
+
     func acceptOnInterface(_ interface: String?, port: UInt16) throws
     func connectToHost(_ host: String, port: UInt16, timeout: TimeInterval) throws
     func connectToAddress(_ address: Data, viaInterface interface: Data?, timeout: TimeInterval) throws

@@ -16,7 +16,21 @@ import Logging
 /// While started (connecting, connected or listening) a socket stays alive by itself, so no callback
 /// is lost; it lets go once it has disconnected.
 public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
+    /// What does the socket's I/O (chosen at creation; the legacy behavior is the same with both).
+    public enum Engine: String, Sendable, CaseIterable, CustomStringConvertible {
+        /// Non-blocking descriptors watched by the socket's `EventRunLoop` (the default).
+        case native
+        /// A ``QueueSocket`` does the I/O on its queue; callbacks are carried to the socket's loop and
+        /// given legacy semantics. The step between a ported program and ``QueueSocket``.
+        case queueCore = "queue-core"
+
+        /// "native" or "queue-core".
+        public var description: String { rawValue }
+    }
+
     let backend: any LegacySocketBackend
+    /// The engine the socket was made with.
+    public let engine: Engine
     private weak var storedDelegate: (any RunLoopSocketDelegate)?
     private var storedUserData: Int
 
@@ -24,18 +38,26 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     ///
     /// `preBuffering` stands in for the original's compile-time `DEFAULT_PREBUFFERING` (`nil`: use
     /// ``defaultPreBuffering``); with it off, reads to a separator never take a byte past it.
+    /// `engine` chooses what does the I/O (``Engine/native`` or ``Engine/queueCore``).
     /// `resolver` looks up host names for ``connectToHost(_:onPort:withTimeout:)`` (`nil`:
     /// ``HostResolver/system``, started on first use); `logger` receives
     /// `.debug` lines about ignored calls and other details.
     public init(
         delegate: (any RunLoopSocketDelegate)? = nil, userData: Int = 0, preBuffering: Bool? = nil,
-        resolver: HostResolver? = nil, logger: Logger? = nil
+        engine: Engine = .native, resolver: HostResolver? = nil, logger: Logger? = nil
     ) {
         storedDelegate = delegate
         storedUserData = userData
-        let native = NativeSocketBackend(resolver: resolver, logger: logger)
-        native.engine.configuration.prebuffering = preBuffering ?? Self.defaultPreBuffering
-        backend = native
+        self.engine = engine
+        let preBuffering = preBuffering ?? Self.defaultPreBuffering
+        switch engine {
+        case .native:
+            let native = NativeSocketBackend(resolver: resolver, logger: logger)
+            native.engine.configuration.prebuffering = preBuffering
+            backend = native
+        case .queueCore:
+            backend = QueueCoreBackend(resolver: resolver, logger: logger, preBuffering: preBuffering)
+        }
         backend.owner = self
     }
 
@@ -80,7 +102,7 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     private func checkThread(_ call: StaticString) {
-        (backend as? NativeSocketBackend)?.checkThread(call)
+        backend.checkThread(call)
     }
 
     // MARK: Accepting

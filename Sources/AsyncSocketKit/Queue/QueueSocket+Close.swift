@@ -40,6 +40,14 @@ extension QueueSocket {
     /// Closes everything and reports the one final callback (when started).
     func closeWithError(_ error: (any Error)?) {
         guard started else { return }
+        if legacySemantics && error != nil && fd >= 0 {
+            engine.prepareErrorClose()
+            if let tls, isSecureFlag {
+                lastUnreadData = engine.collectUnreadData(from: tls)
+            } else {
+                lastUnreadData = engine.collectUnreadData(from: self)
+            }
+        }
         tearDown()
         notify { [self] in $0.socketDidDisconnect(self, withError: error) }
     }

@@ -184,17 +184,22 @@ extension QueueSocket {
                     return
                 }
             }
-            if case .failed(let code) = SocketOps.connect(socket, to: address) {
-                close(socket)
-                lastConnectError = SystemError.posix(code, "connect")
-                startNextAttempt(local: local)
-                return
-            }
-            let source = DispatchSource.makeWriteSource(fileDescriptor: socket, queue: socketQueue)
-            source.setEventHandler { [weak self] in self?.attemptFinished(socket, local: local) }
-            connectAttempts.append((socket, address, source))
-            source.activate()
+            startAttempt(socket, to: address, local: local)
         }
+    }
+
+    /// Starts a non-blocking connect of `socket` and watches for its outcome.
+    func startAttempt(_ socket: Int32, to address: SocketAddress, local: (v4: SocketAddress?, v6: SocketAddress?)?) {
+        if case .failed(let code) = SocketOps.connect(socket, to: address) {
+            close(socket)
+            lastConnectError = SystemError.posix(code, "connect")
+            startNextAttempt(local: local)
+            return
+        }
+        let source = DispatchSource.makeWriteSource(fileDescriptor: socket, queue: socketQueue)
+        source.setEventHandler { [weak self] in self?.attemptFinished(socket, local: local) }
+        connectAttempts.append((socket, address, source))
+        source.activate()
     }
 
     private func attemptFinished(_ socket: Int32, local: (v4: SocketAddress?, v6: SocketAddress?)?) {

@@ -88,7 +88,7 @@ extension QueueSocket: ByteTransport {
         }
     }
 
-    private func enqueue(_ request: ReadRequest) {
+    func enqueue(_ request: ReadRequest) {
         let request = SendableRequest(request: request)
         async { [self] in
             guard started else { return debug("read dropped: the socket is not started") }
@@ -181,6 +181,10 @@ extension QueueSocket: ByteTransport {
             return
         }
         if bytesAvailable > 0 {
+            doReadData()
+        } else if legacySemantics, case .read = engine.currentRead {
+            // Legacy reports a reset as the POSIX error: let a waiting read meet it.
+            bytesAvailable = 1
             doReadData()
         } else {
             doReadEOF()

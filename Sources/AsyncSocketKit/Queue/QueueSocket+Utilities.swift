@@ -80,7 +80,8 @@ extension QueueSocket {
 
     private func queueTLS(_ box: SettingsBox) {
         async { [self] in
-            guard started, !engine.forbidsReadsAndWrites, !tlsRequested else { return }
+            // Legacy: every call queues a marker, even after disconnectAfter… (2.15); GCD: once.
+            guard started, legacySemantics || (!engine.forbidsReadsAndWrites && !tlsRequested) else { return }
             tlsRequested = true
             engine.enqueueTLS(settings: box.settings)
             maybeDequeueRead()

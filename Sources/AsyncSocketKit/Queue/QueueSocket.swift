@@ -60,6 +60,9 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var isSecureFlag = false
     var tlsRequested = false
     var tls: TLSTransport?
+    /// Legacy semantics for RunLoopSocket's queue core (see QueueSocket+Legacy.swift).
+    var legacySemantics = false
+    var lastUnreadData: Data?
     var tlsHandshaking = false
     /// The host string given to connect, for the TLS peer-name check.
     var connectHostString: String?

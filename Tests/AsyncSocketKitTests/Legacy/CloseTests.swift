@@ -4,10 +4,10 @@ import Testing
 
 @Suite("RunLoopSocket: close paths (2.6, 2.7, 2.11)")
 struct CloseTests {
-    @Test("disconnect() reports didDisconnect before it returns, never willDisconnect; twice reports once")
-    func userDisconnect() async throws {
+    @Test("disconnect() reports didDisconnect before it returns, never willDisconnect; twice reports once", arguments: RunLoopSocket.Engine.allCases)
+    func userDisconnect(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             connection.client.readData(toLength: 10, withTimeout: -1, tag: 1)
             connection.client.disconnect()
             #expect(connection.events == [.didDisconnect])
@@ -21,10 +21,10 @@ struct CloseTests {
         }
     }
 
-    @Test("the peer's clean close: willDisconnect(nil), then didDisconnect; unreadData has the peer's last bytes")
-    func remoteCleanClose() async throws {
+    @Test("the peer's clean close: willDisconnect(nil), then didDisconnect; unreadData has the peer's last bytes", arguments: RunLoopSocket.Engine.allCases)
+    func remoteCleanClose(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             connection.client.readData(toLength: 100, withTimeout: -1, tag: 1)
             connection.peer.send("last words")
             connection.peer.shutdownWrite()
@@ -37,10 +37,10 @@ struct CloseTests {
         }
     }
 
-    @Test("the peer's close is noticed with no read queued, and its unread bytes are not lost")
-    func remoteCloseWithoutRead() async throws {
+    @Test("the peer's close is noticed with no read queued, and its unread bytes are not lost", arguments: RunLoopSocket.Engine.allCases)
+    func remoteCloseWithoutRead(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             connection.peer.send("unasked")
             connection.peer.shutdownWrite()
             #expect(runUntil { connection.events.contains(.didDisconnect) })
@@ -49,10 +49,10 @@ struct CloseTests {
         }
     }
 
-    @Test("a peer reset mid-read: willDisconnect with the POSIX error, then didDisconnect")
-    func peerReset() async throws {
+    @Test("a peer reset mid-read: willDisconnect with the POSIX error, then didDisconnect", arguments: RunLoopSocket.Engine.allCases)
+    func peerReset(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             connection.client.readData(toLength: 100, withTimeout: -1, tag: 1)
             connection.peer.reset()
             #expect(runUntil { connection.events.contains(.didDisconnect) })
@@ -63,17 +63,17 @@ struct CloseTests {
         }
     }
 
-    @Test("the listening port is free when the listener's didDisconnect runs")
-    func listenerPortReleased() async throws {
+    @Test("the listening port is free when the listener's didDisconnect runs", arguments: RunLoopSocket.Engine.allCases)
+    func listenerPortReleased(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
-            let server = RunLoopSocket(delegate: recorder)
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
             try server.acceptOnInterface("127.0.0.1", port: 0)
             let port = server.localPort
             var reboundInCallback = false
             recorder.onDisconnect = { sock in
                 guard sock === server else { return }
-                let again = RunLoopSocket(delegate: recorder)
+                let again = RunLoopSocket(delegate: recorder, engine: engine)
                 reboundInCallback = (try? again.acceptOnInterface("127.0.0.1", port: port)) != nil
                 again.disconnect()
             }
@@ -82,10 +82,10 @@ struct CloseTests {
         }
     }
 
-    @Test("disconnectAfterReading: waits for the reads, drops the writes; later reads are ignored")
-    func afterReading() async throws {
+    @Test("disconnectAfterReading: waits for the reads, drops the writes; later reads are ignored", arguments: RunLoopSocket.Engine.allCases)
+    func afterReading(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             let client = connection.client
             client.readData(toLength: 3, withTimeout: -1, tag: 1)
             client.disconnectAfterReading()
@@ -98,10 +98,10 @@ struct CloseTests {
         }
     }
 
-    @Test("disconnectAfterWriting: waits for the writes, drops pending reads")
-    func afterWriting() async throws {
+    @Test("disconnectAfterWriting: waits for the writes, drops pending reads", arguments: RunLoopSocket.Engine.allCases)
+    func afterWriting(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             let client = connection.client
             client.readData(toLength: 3, withTimeout: -1, tag: 1)
             client.write(Data("bye".utf8), withTimeout: -1, tag: 2)
@@ -112,16 +112,16 @@ struct CloseTests {
         }
     }
 
-    @Test("disconnectAfterReadingAndWriting waits for both; when idle it disconnects on the next pass, not inline")
-    func afterBoth() async throws {
+    @Test("disconnectAfterReadingAndWriting waits for both; when idle it disconnects on the next pass, not inline", arguments: RunLoopSocket.Engine.allCases)
+    func afterBoth(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             let client = connection.client
             client.disconnectAfterReadingAndWriting()
             #expect(connection.events.isEmpty)
             #expect(runUntil { connection.events == [.didDisconnect] })
 
-            let second = try ClientConnection()
+            let second = try ClientConnection(engine: engine)
             second.client.readData(toLength: 2, withTimeout: -1, tag: 1)
             second.client.write(Data("xy".utf8), withTimeout: -1, tag: 2)
             second.client.disconnectAfterReadingAndWriting()
@@ -133,10 +133,10 @@ struct CloseTests {
         }
     }
 
-    @Test("unreadData is nil outside willDisconnect")
-    func unreadDataOutside() async throws {
+    @Test("unreadData is nil outside willDisconnect", arguments: RunLoopSocket.Engine.allCases)
+    func unreadDataOutside(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             #expect(connection.client.unreadData() == nil)
             connection.client.disconnect()
             #expect(connection.client.unreadData() == nil)

@@ -5,17 +5,17 @@ import Testing
 @Suite("RunLoopSocket: connect and accept orderings (2.2, 2.3, 2.5)")
 struct ConnectAcceptTests {
     @Test(
-        "connect by address: willConnect inside the call; accept order didAccept → wantsRunLoop → willConnect → didConnect"
-    )
-    func connectByAddress() async throws {
+        "connect by address: willConnect inside the call; accept order didAccept → wantsRunLoop → willConnect → didConnect",
+        arguments: RunLoopSocket.Engine.allCases)
+    func connectByAddress(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
-            let server = RunLoopSocket(delegate: recorder)
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(server, "server")
             try server.acceptOnInterface("127.0.0.1", port: 0)
             let port = server.localPort
             #expect(port != 0)
-            let client = RunLoopSocket(delegate: recorder)
+            let client = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(client, "client")
             try client.connectToAddress(loopbackAddress(port: port))
             #expect(recorder.events("client") == [.willConnect])
@@ -33,13 +33,13 @@ struct ConnectAcceptTests {
         }
     }
 
-    @Test("connect by host name from /etc/hosts")
-    func connectByHostName() async throws {
+    @Test("connect by host name from /etc/hosts", arguments: RunLoopSocket.Engine.allCases)
+    func connectByHostName(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
-            let server = RunLoopSocket(delegate: recorder)
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
             try server.acceptOnPort(0)
-            let client = RunLoopSocket(delegate: recorder)
+            let client = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(client, "client")
             try client.connectToHost("localhost", onPort: server.localPort, withTimeout: 10)
             #expect(runUntil { client.isConnected })
@@ -50,8 +50,8 @@ struct ConnectAcceptTests {
         }
     }
 
-    @Test("the accepted socket can live on a worker loop chosen by wantsRunLoopForNewSocket")
-    func acceptOntoWorkerLoop() async throws {
+    @Test("the accepted socket can live on a worker loop chosen by wantsRunLoopForNewSocket", arguments: RunLoopSocket.Engine.allCases)
+    func acceptOntoWorkerLoop(engine: RunLoopSocket.Engine) async throws {
         let worker = EventRunLoopThread(name: "accept-worker")
         defer { worker.terminate() }
         try await onNewThread {
@@ -65,13 +65,14 @@ struct ConnectAcceptTests {
                 }
             }
             recorder.onRead = { sock, data, _ in sock.write(data, withTimeout: 10, tag: 2) }
-            let server = RunLoopSocket(delegate: recorder)
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(server, "server")
             try server.acceptOnInterface("localhost", port: 0)
             let peer = try RawPeer(port: server.localPort)
             #expect(runUntil { recorder.events("server").count == 2 })
             peer.send("ping\n")
             #expect(peer.receive(count: 5) == bytes("ping\n"))
+            #expect(waitUntil { recorder.events("child1").count == 4 })
             #expect(
                 recorder.events("child1") == [
                     .willConnect, .connected(host: "127.0.0.1", port: peerPort(peer)),
@@ -95,12 +96,12 @@ struct ConnectAcceptTests {
         }
     }
 
-    @Test("a veto in the child's willConnect: only didDisconnect for it, and the peer sees the close")
-    func childVeto() async throws {
+    @Test("a veto in the child's willConnect: only didDisconnect for it, and the peer sees the close", arguments: RunLoopSocket.Engine.allCases)
+    func childVeto(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
             recorder.childWillConnectAnswer = false
-            let server = RunLoopSocket(delegate: recorder)
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
             try server.acceptOnPort(0)
             let peer = try RawPeer(port: server.localPort)
             #expect(runUntil { recorder.events("child1").contains(.didDisconnect) })
@@ -110,12 +111,12 @@ struct ConnectAcceptTests {
         }
     }
 
-    @Test("an accepted socket nobody keeps is closed at once and reported with itself as the argument")
-    func unretainedChild() async throws {
+    @Test("an accepted socket nobody keeps is closed at once and reported with itself as the argument", arguments: RunLoopSocket.Engine.allCases)
+    func unretainedChild(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
             recorder.keepsAccepted = false
-            let server = RunLoopSocket(delegate: recorder)
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
             try server.acceptOnPort(0)
             let peer = try RawPeer(port: server.localPort)
             #expect(runUntil { recorder.events("child1").contains(.didDisconnect) })
@@ -125,12 +126,12 @@ struct ConnectAcceptTests {
         }
     }
 
-    @Test("the veto of a connect throws canceled (-1 domain numbering: code 1) and reports nothing")
-    func connectVeto() async throws {
+    @Test("the veto of a connect throws canceled (-1 domain numbering: code 1) and reports nothing", arguments: RunLoopSocket.Engine.allCases)
+    func connectVeto(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
             recorder.willConnectAnswer = false
-            let client = RunLoopSocket(delegate: recorder)
+            let client = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(client, "client")
             #expect(throws: AsyncSocketError(.canceled)) {
                 try client.connectToAddress(loopbackAddress(port: 9))

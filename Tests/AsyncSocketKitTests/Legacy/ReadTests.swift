@@ -4,10 +4,10 @@ import Testing
 
 @Suite("RunLoopSocket: reads over loopback (2.1, 2.8)")
 struct SocketReadTests {
-    @Test("a read never completes inside the call that queued it, even with the bytes already there")
-    func neverInline() async throws {
+    @Test("a read never completes inside the call that queued it, even with the bytes already there", arguments: RunLoopSocket.Engine.allCases)
+    func neverInline(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             connection.peer.send("ready")
             #expect(runUntil(timeout: 0.2) { false } == false)
             connection.client.readData(toLength: 5, withTimeout: -1, tag: 1)
@@ -18,12 +18,12 @@ struct SocketReadTests {
         }
     }
 
-    @Test("reads queued before connect are dropped; those queued after it are kept")
-    func queuedBeforeConnect() async throws {
+    @Test("reads queued before connect are dropped; those queued after it are kept", arguments: RunLoopSocket.Engine.allCases)
+    func queuedBeforeConnect(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
             let listener = try RawListener()
-            let client = RunLoopSocket(delegate: recorder)
+            let client = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(client, "client")
             client.readData(toLength: 1, withTimeout: -1, tag: 1)
             client.write(Data("lost".utf8), withTimeout: -1, tag: 2)
@@ -40,11 +40,11 @@ struct SocketReadTests {
         }
     }
 
-    @Test("read-to-data without prebuffering leaves the following bytes in the kernel; with it they are read ahead")
-    func prebufferingOnAndOff() async throws {
+    @Test("read-to-data without prebuffering leaves the following bytes in the kernel; with it they are read ahead", arguments: RunLoopSocket.Engine.allCases)
+    func prebufferingOnAndOff(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             for preBuffering in [false, true] {
-                let connection = try ClientConnection(preBuffering: preBuffering)
+                let connection = try ClientConnection(preBuffering: preBuffering, engine: engine)
                 connection.peer.send("line\nrest of the stream")
                 connection.client.readData(to: RunLoopSocket.lfData, withTimeout: -1, tag: 1)
                 #expect(runUntil { !connection.events.isEmpty })
@@ -59,10 +59,10 @@ struct SocketReadTests {
         }
     }
 
-    @Test("a separator straddling 256-byte boundaries and separate packets is found")
-    func straddlingSeparator() async throws {
+    @Test("a separator straddling 256-byte boundaries and separate packets is found", arguments: RunLoopSocket.Engine.allCases)
+    func straddlingSeparator(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             let line = Array(repeating: UInt8(ascii: "x"), count: 255) + bytes("\r\n")
             connection.client.readData(to: RunLoopSocket.crlfData, withTimeout: -1, tag: 1)
             connection.peer.send(Array(line[0..<256]))
@@ -74,10 +74,10 @@ struct SocketReadTests {
         }
     }
 
-    @Test("maxLength: an exact hit succeeds; otherwise the partial report, then willDisconnect(3), with unreadData")
-    func maxLength() async throws {
+    @Test("maxLength: an exact hit succeeds; otherwise the partial report, then willDisconnect(3), with unreadData", arguments: RunLoopSocket.Engine.allCases)
+    func maxLength(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             connection.client.readData(to: RunLoopSocket.lfData, withTimeout: -1, maxLength: 4, tag: 1)
             connection.client.readData(to: RunLoopSocket.lfData, withTimeout: -1, maxLength: 4, tag: 2)
             connection.peer.send("abc\nlonger than four\n")
@@ -91,10 +91,10 @@ struct SocketReadTests {
         }
     }
 
-    @Test("reads of every kind are served FIFO; partial reports count this pass's bytes")
-    func mixedKinds() async throws {
+    @Test("reads of every kind are served FIFO; partial reports count this pass's bytes", arguments: RunLoopSocket.Engine.allCases)
+    func mixedKinds(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             let client = connection.client
             client.readData(toLength: 4, withTimeout: -1, tag: 1)
             client.readData(to: Data(";".utf8), withTimeout: -1, tag: 2)
@@ -112,10 +112,10 @@ struct SocketReadTests {
         }
     }
 
-    @Test("a caller buffer gets the bytes at its offset and is trimmed back; progress values while reading")
-    func callerBufferAndProgress() async throws {
+    @Test("a caller buffer gets the bytes at its offset and is trimmed back; progress values while reading", arguments: RunLoopSocket.Engine.allCases)
+    func callerBufferAndProgress(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             let client = connection.client
             #expect(client.readProgress.fraction.isNaN)
             let buffer = NSMutableData(data: Data("head:".utf8))

@@ -4,10 +4,10 @@ import Testing
 
 @Suite("RunLoopSocket: run-loop modes and moveToRunLoop (2.13, 2.14)")
 struct SocketRunLoopTests {
-    @Test("a socket is frozen while the loop runs a mode it is not in, and resumes afterwards")
-    func frozenInForeignMode() async throws {
+    @Test("a socket is frozen while the loop runs a mode it is not in, and resumes afterwards", arguments: RunLoopSocket.Engine.allCases)
+    func frozenInForeignMode(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             let foreign = RunLoopMode("foreign")
             let keep = EventRunLoop.current.addTimer(after: 3600, modes: [foreign]) { _ in }
             connection.client.readData(toLength: 4, withTimeout: -1, tag: 1)
@@ -21,12 +21,12 @@ struct SocketRunLoopTests {
         }
     }
 
-    @Test("add/remove/set return values; a removed mode really stops service; accepted sockets inherit modes")
-    func modeChanges() async throws {
+    @Test("add/remove/set return values; a removed mode really stops service; accepted sockets inherit modes", arguments: RunLoopSocket.Engine.allCases)
+    func modeChanges(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
             let modal = RunLoopMode("modal")
-            let server = RunLoopSocket(delegate: recorder)
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
             #expect(server.runLoopModes == [.default])
             #expect(server.setRunLoopModes([]) == false)
             #expect(server.setRunLoopModes([.default]) == true)
@@ -57,12 +57,12 @@ struct SocketRunLoopTests {
         }
     }
 
-    @Test("moveToRunLoop mid-stream: nil → false, same → true; no byte lost; later callbacks on the new thread")
-    func moveMidStream() async throws {
+    @Test("moveToRunLoop mid-stream: nil → false, same → true; no byte lost; later callbacks on the new thread", arguments: RunLoopSocket.Engine.allCases)
+    func moveMidStream(engine: RunLoopSocket.Engine) async throws {
         let worker = EventRunLoopThread(name: "move-target")
         defer { worker.terminate() }
         try await onNewThread {
-            let connection = try ClientConnection()
+            let connection = try ClientConnection(engine: engine)
             let client = connection.client
             #expect(client.moveToRunLoop(nil) == false)
             #expect(client.moveToRunLoop(EventRunLoop.current) == true)

@@ -9,9 +9,9 @@ struct AcceptedConnection {
     let child: RunLoopSocket
     let peer: RawPeer
 
-    init(recorder: Recorder = Recorder()) throws {
+    init(recorder: Recorder = Recorder(), engine: RunLoopSocket.Engine = .native) throws {
         self.recorder = recorder
-        server = RunLoopSocket(delegate: recorder)
+        server = RunLoopSocket(delegate: recorder, engine: engine)
         recorder.name(server, "server")
         try server.acceptOnInterface("127.0.0.1", port: 0)
         peer = try RawPeer(port: server.localPort)
@@ -46,10 +46,10 @@ struct ClientConnection {
     let client: RunLoopSocket
     let peer: RawPeer
 
-    init(recorder: Recorder = Recorder(), preBuffering: Bool = true) throws {
+    init(recorder: Recorder = Recorder(), preBuffering: Bool = true, engine: RunLoopSocket.Engine = .native) throws {
         self.recorder = recorder
         let listener = try RawListener()
-        let client = RunLoopSocket(delegate: recorder, preBuffering: preBuffering)
+        let client = RunLoopSocket(delegate: recorder, preBuffering: preBuffering, engine: engine)
         self.client = client
         recorder.name(client, "client")
         try client.connectToAddress(loopbackAddress(port: listener.port))

@@ -94,6 +94,27 @@ func runUntil(
     return true
 }
 
+/// Runs the current loop in short slices until `condition` (made true by another thread) holds or
+/// `seconds` pass; returns whether it held.
+@discardableResult
+func waitUntil(timeout seconds: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while !condition() {
+        if Date() >= deadline { return false }
+        EventRunLoop.current.run(mode: .default, timeout: 0.01)
+    }
+    return true
+}
+
+/// Runs the current loop until a run finds nothing left in the default mode (at most `seconds`).
+func runUntilFinished(timeout seconds: TimeInterval = 10) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while Date() < deadline {
+        if EventRunLoop.current.run(mode: .default, timeout: 0.2) == .finished { return true }
+    }
+    return false
+}
+
 /// Monotonic seconds.
 func now() -> TimeInterval {
     var ts = timespec()

@@ -15,8 +15,8 @@ func versionFlag(_ version: TLSSettings.Version) -> String {
 struct RunLoopSocketTLSTests {
     @Test(
         "client role: TLS 1.2 and 1.3 with ALPN, and a client certificate the server requires",
-        arguments: [TLSSettings.Version.tls1_2, .tls1_3])
-    func clientRole(version: TLSSettings.Version) async throws {
+        arguments: [TLSSettings.Version.tls1_2, .tls1_3], RunLoopSocket.Engine.allCases)
+    func clientRole(version: TLSSettings.Version, engine: RunLoopSocket.Engine) async throws {
         let fixture = try TLSFixture.shared()
         let (server, port) = try OpenSSLPeer.server(
             serverArguments(fixture) + [
@@ -24,7 +24,7 @@ struct RunLoopSocketTLSTests {
             ])
         try await onNewThread {
             let recorder = Recorder()
-            let client = RunLoopSocket(delegate: recorder)
+            let client = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(client, "client")
             var settings = fixture.clientSettings()
             settings.minimumVersion = version
@@ -53,12 +53,12 @@ struct RunLoopSocketTLSTests {
 
     @Test(
         "server role: openssl s_client connects, verifies us, and gets its line back",
-        arguments: [TLSSettings.Version.tls1_2, .tls1_3])
-    func serverRole(version: TLSSettings.Version) async throws {
+        arguments: [TLSSettings.Version.tls1_2, .tls1_3], RunLoopSocket.Engine.allCases)
+    func serverRole(version: TLSSettings.Version, engine: RunLoopSocket.Engine) async throws {
         let fixture = try TLSFixture.shared()
         try await onNewThread {
             let recorder = Recorder()
-            let server = RunLoopSocket(delegate: recorder)
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
             var settings = fixture.serverSettings()
             settings.alpnProtocols = ["asyncsocket"]
             settings.clientAuthentication = .require
@@ -87,12 +87,12 @@ struct RunLoopSocketTLSTests {
         }
     }
 
-    @Test("STARTTLS: plaintext lines, startTLS queued behind a write, then encrypted lines (s_client -starttls smtp)")
-    func startTLS() async throws {
+    @Test("STARTTLS: plaintext lines, startTLS queued behind a write, then encrypted lines (s_client -starttls smtp)", arguments: RunLoopSocket.Engine.allCases)
+    func startTLS(engine: RunLoopSocket.Engine) async throws {
         let fixture = try TLSFixture.shared()
         try await onNewThread {
             let recorder = Recorder()
-            let server = RunLoopSocket(delegate: recorder)
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.onConnect = { sock in
                 sock.write(Data("220 test ESMTP\r\n".utf8), withTimeout: 10, tag: 0)
                 sock.readData(to: RunLoopSocket.crlfData, withTimeout: 10, tag: 1)
@@ -131,15 +131,15 @@ struct RunLoopSocketTLSTests {
         }
     }
 
-    @Test("a legacy dictionary works end to end; an unknown key closes with -1 naming the key")
-    func legacyDictionary() async throws {
+    @Test("a legacy dictionary works end to end; an unknown key closes with -1 naming the key", arguments: RunLoopSocket.Engine.allCases)
+    func legacyDictionary(engine: RunLoopSocket.Engine) async throws {
         let fixture = try TLSFixture.shared()
         let (server, port) = try OpenSSLPeer.server(serverArguments(fixture) + ["-rev"])
         try await onNewThread {
             let recorder = Recorder()
-            let good = RunLoopSocket(delegate: recorder)
+            let good = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(good, "good")
-            let bad = RunLoopSocket(delegate: recorder)
+            let bad = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(bad, "bad")
             recorder.onConnect = { sock in
                 if sock === good {
@@ -167,12 +167,12 @@ struct RunLoopSocketTLSTests {
         server.stop()
     }
 
-    @Test("50 KiB written twice over TLS, one 100 KiB read with a 0.1 s timeout gets exactly 102 400 bytes")
-    func readToLengthOverTLS() async throws {
+    @Test("50 KiB written twice over TLS, one 100 KiB read with a 0.1 s timeout gets exactly 102 400 bytes", arguments: RunLoopSocket.Engine.allCases)
+    func readToLengthOverTLS(engine: RunLoopSocket.Engine) async throws {
         let fixture = try TLSFixture.shared()
         try await onNewThread {
             let recorder = Recorder()
-            let server = RunLoopSocket(delegate: recorder)
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.onConnect = { sock in
                 if recorder.label(sock) == "child1" {
                     sock.startTLS(fixture.serverSettings())
@@ -181,7 +181,7 @@ struct RunLoopSocketTLSTests {
                 }
             }
             try server.acceptOnInterface("127.0.0.1", port: 0)
-            let client = RunLoopSocket(delegate: recorder)
+            let client = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(client, "client")
             try client.connectToHost("localhost", onPort: server.localPort)
             #expect(

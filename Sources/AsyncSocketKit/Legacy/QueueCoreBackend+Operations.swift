@@ -1,0 +1,311 @@
+import AsyncSocketCore
+import CAsyncSocketShims
+import Foundation
+
+// The legacy operations of the queue-core engine: what runs synchronously in the caller (checks,
+// onSocketWillConnect, disconnect and its callback), what QueueSocket does, and how its results are
+// translated on the loop.
+extension QueueCoreBackend {
+    // MARK: Accepting (2.5)
+
+    func acceptOnInterface(_ interface: String?, port: UInt16) throws {
+        try checkCanStart("accept")
+        let socket = makeQueueSocket()
+        do {
+            try socket.accept(onInterface: Self.queueInterface(for: interface, port: port), port: port)
+        } catch let error as QueueSocketError {
+            queue = nil
+            throw AsyncSocketUsageError("acceptOnInterface: \(error.message)")
+        } catch let error as NSError where error.domain == NSPOSIXErrorDomain {
+            queue = nil
+            throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error)
+        }
+        start(on: EventRunLoop.current)
+    }
+
+    /// The legacy interface as QueueSocket understands it: names are resolved the legacy way
+    /// (getaddrinfo), keeping the first IPv4 address (else the first IPv6 one).
+    private static func queueInterface(for interface: String?, port: UInt16) throws -> String? {
+        guard let interface, !interface.isEmpty, interface != "localhost", interface != "loopback",
+            SocketAddress.numeric(interface, port: port) == nil
+        else { return interface }
+        let (v4, v6) = try NativeSocketBackend.listenAddresses(interface, port: port)
+        return (v4 ?? v6)?.host
+    }
+
+    /// A QueueSocket accepted a connection for this listener: the legacy accept sequence.
+    func accepted(_ childQueue: QueueSocket) {
+        guard let owner, let delegate = owner.delegate else {
+            childQueue.disconnect()
+            return
+        }
+        var child: RunLoopSocket? = RunLoopSocket(
+            delegate: delegate, preBuffering: RunLoopSocket.defaultPreBuffering, engine: .queueCore,
+            resolver: customResolver, logger: logger)
+        guard let childBackend = child?.backend as? QueueCoreBackend else { return }
+        childBackend.modes = modes
+        childBackend.target.withLock { $0.modes = modes }
+        childBackend.adopt(childQueue)
+        delegate.onSocket(owner, didAcceptNewSocket: child!)
+        childBackend.started = true
+        let childLoop = delegate.onSocket(owner, wantsRunLoopForNewSocket: child!) ?? loop!
+        let accepted = delegate.onSocketWillConnect(child!)
+        guard accepted, !isKnownUniquelyReferenced(&child) else {
+            childBackend.retainedOwner = child
+            childBackend.loop = EventRunLoop.current
+            childBackend.disconnect()
+            return
+        }
+        childBackend.retainedOwner = child
+        childBackend.loop = childLoop
+        let peer = childQueue.connectedAddress.flatMap { SocketAddress(data: $0) }
+        childBackend.deliver(epoch: childBackend.epoch) { backend in
+            backend.becomePresent(on: childLoop)
+            backend.didConnect(host: peer?.host ?? "", port: peer?.port ?? 0)
+        }
+    }
+
+    // MARK: Connecting (2.2–2.4)
+
+    func connectToHost(_ host: String, port: UInt16, timeout: TimeInterval) throws {
+        try checkCanStart("connect")
+        if let reason = NativeSocketBackend.invalidHostReason(host) {
+            throw SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
+        }
+        loop = EventRunLoop.current
+        guard let owner, delegate?.onSocketWillConnect(owner) ?? true else {
+            loop = nil
+            throw AsyncSocketError(.canceled)
+        }
+        let socket = makeQueueSocket()
+        do {
+            try socket.connect(toHost: host, onPort: port, withTimeout: timeout)
+        } catch {
+            queue = nil
+            loop = nil
+            throw AsyncSocketError(.socketError, message: "\(error)")
+        }
+        connectByAddress = false
+        start(on: loop!)
+    }
+
+    func connectToAddress(_ addressData: Data, viaInterface interfaceData: Data?, timeout: TimeInterval) throws {
+        try checkCanStart("connect")
+        guard let address = SocketAddress(data: addressData), address.isIP else {
+            throw AsyncSocketError(.socketError, message: "Remote address is not IPv4 or IPv6")
+        }
+        var interface: SocketAddress?
+        if let interfaceData {
+            guard let parsed = SocketAddress(data: interfaceData), parsed.isIP else {
+                throw AsyncSocketError(.socketError, message: "Interface address is not IPv4 or IPv6")
+            }
+            interface = parsed
+        }
+        let descriptor: Int32
+        switch SocketOps.makeStreamSocket(family: address.family) {
+        case .success(let created): descriptor = created
+        case .failure(let error):
+            throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error)
+        }
+        if let interface, let code = SocketOps.bind(descriptor, to: interface) {
+            close(descriptor)
+            throw SystemError.posix(code, "bind")
+        }
+        loop = EventRunLoop.current
+        pendingFD = descriptor
+        defer { pendingFD = -1 }
+        guard let owner, delegate?.onSocketWillConnect(owner) ?? true else {
+            close(descriptor)
+            loop = nil
+            throw AsyncSocketError(.canceled)
+        }
+        let socket = makeQueueSocket()
+        do {
+            try socket.connect(socket: descriptor, to: address, timeout: timeout)
+        } catch {
+            close(descriptor)
+            queue = nil
+            loop = nil
+            throw AsyncSocketError(.socketError, message: "\(error)")
+        }
+        connectByAddress = true
+        start(on: loop!)
+    }
+
+    private func checkCanStart(_ verb: String) throws {
+        guard owner?.delegate != nil else {
+            throw AsyncSocketUsageError("Attempting to \(verb) without a delegate. Set a delegate first.")
+        }
+        guard !started else {
+            throw AsyncSocketUsageError(
+                "Attempting to \(verb) while connected or accepting connections. Disconnect first.")
+        }
+    }
+
+    private func start(on loop: EventRunLoop) {
+        self.loop = loop
+        started = true
+        retainedOwner = owner
+        becomePresent(on: loop)
+    }
+
+    /// Registers the socket's presence on `loop` (its thread).
+    func becomePresent(on loop: EventRunLoop) {
+        presence?.invalidate()
+        presence = loop.addReusableTimer(modes: modes) { _ in }
+    }
+
+    /// Connected (or, for an accepted socket, adopted on its loop): report it, then watch for the
+    /// peer's close.
+    func didConnect(host: String, port: UInt16) {
+        guard started else { return }
+        connected = true
+        watchForPeerClose()
+        report { delegate, owner in delegate.onSocket(owner, didConnectToHost: host, port: port) }
+    }
+
+    /// The peer's close while no read waits for it (the native engine's RDHUP watch).
+    private func watchForPeerClose() {
+        guard let loop, let queue else { return }
+        let descriptor = queue.legacySocketFD
+        guard descriptor >= 0 else { return }
+        closeWatch?.cancel()
+        let source = loop.addFileSource(descriptor, modes: modes) { [weak self, weak queue] _ in
+            self?.closeWatch?.wantsPeerClose = false
+            queue?.peerClosedWhileIdle()
+        }
+        source.wantsPeerClose = true
+        closeWatch = source
+    }
+
+    // MARK: Reads, writes, TLS
+
+    func read(_ request: ReadRequest) {
+        queue?.enqueue(request)
+    }
+
+    func write(_ data: Data, timeout: TimeInterval, tag: Int) {
+        queue?.write(data, withTimeout: timeout, tag: tag)
+    }
+
+    func startTLS(_ settings: Any) {
+        if let typed = settings as? TLSSettings {
+            queue?.startTLS(typed)
+        } else {
+            queue?.startTLS(settings as? [String: Any] ?? [:])
+        }
+    }
+
+    /// Calls the delegate with the public socket, if both are still there.
+    func report(_ body: (any RunLoopSocketDelegate, RunLoopSocket) -> Void) {
+        guard started, let owner, let delegate else { return }
+        body(delegate, owner)
+    }
+
+    // MARK: Closing (2.6, 2.7)
+
+    func disconnect() {
+        checkThread("disconnect()")
+        fullClose()
+    }
+
+    func disconnectAfter(reading: Bool, writing: Bool) {
+        if reading && writing {
+            queue?.disconnectAfterReadingAndWriting()
+        } else if reading {
+            queue?.disconnectAfterReading()
+        } else {
+            queue?.disconnectAfterWriting()
+        }
+    }
+
+    /// The QueueSocket closed by itself: a nil error is a disconnect-after (didDisconnect only);
+    /// anything else is an error close (willDisconnect with the legacy error, unreadData, then
+    /// didDisconnect).
+    func queueSocketClosed(error: (any Error)?, unread: Data?) {
+        guard started else { return }
+        guard let error else {
+            fullClose()
+            return
+        }
+        closingWithError = true
+        self.unread = unread ?? Data()
+        let generation = epoch
+        if let owner {
+            delegate?.onSocket(owner, willDisconnectWithError: legacyError(error))
+        }
+        guard generation == epoch else { return }
+        fullClose()
+    }
+
+    /// QueueSocket's errors in legacy terms (2.6, 1.2).
+    private func legacyError(_ error: any Error) -> (any Error)? {
+        guard let queueError = error as? QueueSocketError else {
+            if connectByAddress && !connected, let posix = error as NSError?, posix.domain == NSPOSIXErrorDomain {
+                return AsyncSocketError(.socketError, message: posix.localizedDescription, underlying: posix)
+            }
+            return error
+        }
+        switch queueError.code {
+        case .closed: return nil
+        case .readTimeout: return AsyncSocketError(.readTimeout)
+        case .writeTimeout: return AsyncSocketError(.writeTimeout)
+        case .readMaxedOut: return AsyncSocketError(.readMaxedOut)
+        case .connectTimeout: return AsyncSocketError(.connectTimeout)
+        case .noError, .badConfig, .badParam, .other: return AsyncSocketError(.socketError, message: queueError.message)
+        }
+    }
+
+    func fullClose() {
+        let wasStarted = started
+        let keptOwner = retainedOwner
+        epoch += 1
+        closeWatch?.cancel()
+        closeWatch = nil
+        presence?.invalidate()
+        presence = nil
+        queue?.disconnect()
+        queue = nil
+        loop = nil
+        started = false
+        connected = false
+        closingWithError = false
+        unread = nil
+        retainedOwner = nil
+        if wasStarted, let owner = keptOwner ?? owner {
+            delegate?.onSocketDidDisconnect(owner)
+        }
+    }
+
+    // MARK: Run loops and modes (2.13, 2.14)
+
+    func moveToRunLoop(_ newLoop: EventRunLoop) -> Bool {
+        checkThread("moveToRunLoop(_:)")
+        guard newLoop !== loop, started, loop != nil else { return true }
+        closeWatch?.cancel()
+        closeWatch = nil
+        presence?.invalidate()
+        presence = nil
+        loop = newLoop
+        let wasConnected = connected
+        newLoop.perform(inModes: modes) { [self] in
+            guard started, loop === newLoop else { return }
+            becomePresent(on: newLoop)
+            if wasConnected {
+                watchForPeerClose()
+            }
+        }
+        return true
+    }
+
+    func setRunLoopModes(_ newModes: [RunLoopMode]) -> Bool {
+        checkThread("setRunLoopModes(_:)")
+        guard !newModes.isEmpty else { return false }
+        guard newModes != modes else { return true }
+        modes = newModes
+        target.withLock { $0.modes = newModes }
+        closeWatch?.setModes(newModes)
+        presence?.setModes(newModes)
+        return true
+    }
+}

@@ -1,0 +1,161 @@
+import AsyncSocketCore
+import Dispatch
+import Foundation
+import Logging
+
+// RunLoopSocket's second engine: a QueueSocket (legacy semantics switched on) does the I/O and the
+// decisions, and every one of its callbacks is carried to the socket's EventRunLoop, in its modes,
+// and translated to the legacy protocol there (nil error for the peer's clean close, willDisconnect
+// before didDisconnect, didConnectToHost for accepted sockets, unreadData, the legacy error codes).
+//
+// Each connect or accept makes a fresh QueueSocket; an epoch number tells callbacks of an earlier
+// one (still travelling after a user disconnect) from current ones. The peer's close while no read is
+// queued is noticed by a close watch on the loop (EPOLLRDHUP), as the native engine notices it.
+final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
+    weak var owner: RunLoopSocket?
+    var retainedOwner: RunLoopSocket?
+    let customResolver: HostResolver?
+    let logger: Logger?
+    var preBuffering: Bool
+
+    /// Touched on the loop thread (or before the socket has a loop).
+    var queue: QueueSocket?
+    /// The current QueueSocket's delegate (a QueueSocket holds its delegate weakly).
+    var bridge: QueueCoreBridge?
+    var epoch = 0
+    var started = false
+    var connected = false
+    var connectByAddress = false
+    var pendingFD: Int32 = -1
+    var unread: Data?
+    var closingWithError = false
+    var closeWatch: RunLoopFileSource?
+    /// A disarmed timer in the socket's modes while it is started: QueueSocket works off the loop, so
+    /// without it a loop with nothing else registered would see an empty mode and `run()` would
+    /// return at once (the original's CFStreams stayed scheduled on the loop while open).
+    var presence: RunLoopTimer?
+    var modes: [RunLoopMode] = [.default]
+    /// Where callbacks go: read by the bridge's queue, written on the loop thread.
+    let target = Lock<(loop: EventRunLoop?, modes: [RunLoopMode])>((nil, [.default]))
+
+    init(resolver: HostResolver?, logger: Logger?, preBuffering: Bool) {
+        customResolver = resolver
+        self.logger = logger
+        self.preBuffering = preBuffering
+    }
+
+    var delegate: (any RunLoopSocketDelegate)? { owner?.delegate }
+
+    var loop: EventRunLoop? {
+        get { target.withLock { $0.loop } }
+        set { target.withLock { $0.loop = newValue } }
+    }
+
+    // MARK: The QueueSocket and its bridge
+
+    /// A fresh QueueSocket for the next connect or accept, its callbacks bridged to this backend.
+    func makeQueueSocket() -> QueueSocket {
+        epoch += 1
+        let bridge = QueueCoreBridge(backend: self, epoch: epoch)
+        let socket = QueueSocket(delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
+        socket.adoptLegacySemantics(preBuffering: preBuffering)
+        bridge.retain(socket)
+        self.bridge = bridge
+        queue = socket
+        return socket
+    }
+
+    /// Adopts an accepted QueueSocket (already connected) for a legacy child.
+    func adopt(_ socket: QueueSocket) {
+        epoch += 1
+        let bridge = QueueCoreBridge(backend: self, epoch: epoch)
+        socket.adoptLegacySemantics(preBuffering: preBuffering)
+        socket.synchronouslySetDelegate(bridge, delegateQueue: bridge.queue)
+        bridge.retain(socket)
+        self.bridge = bridge
+        queue = socket
+    }
+
+    /// Runs `body` on the socket's loop, in its modes, if `epoch` is still current there.
+    func deliver(epoch: Int, _ body: @escaping (QueueCoreBackend) -> Void) {
+        let (loop, modes) = target.withLock { ($0.loop, $0.modes) }
+        guard let loop else { return }
+        let box = DeliveryBox(body: body)
+        loop.perform(inModes: modes) { [self] in
+            guard epoch == self.epoch else { return }
+            if let current = self.loop, !current.isCurrent {
+                // Moved meanwhile: follow the socket to its new loop.
+                deliver(epoch: epoch, box.body)
+                return
+            }
+            box.body(self)
+        }
+    }
+
+    /// Runs `body` on the loop and waits for its answer (the delegate's timeout extensions).
+    func ask(epoch: Int, _ body: @escaping (QueueCoreBackend) -> TimeInterval) -> TimeInterval {
+        let answer = Lock<TimeInterval>(0)
+        let done = DispatchSemaphore(value: 0)
+        let box = AnswerBox(body: body)
+        deliver(epoch: epoch) { backend in
+            answer.withLock { $0 = box.body(backend) }
+            done.signal()
+        }
+        // A socket closed (or a loop gone) meanwhile answers "time out".
+        while done.wait(timeout: .now() + 0.5) == .timedOut {
+            if loop == nil { return 0 }
+        }
+        return answer.withLock { $0 }
+    }
+
+    func checkThread(_ call: StaticString) {
+        guard let loop, !loop.isCurrent else { return }
+        let caller = ThreadDescription.current()
+        let owner = ThreadDescription(thread: loop.ownerThread, threadID: loop.ownerThreadID)
+        fatalError(
+            "RunLoopSocket.\(call) called on thread \(caller), but the socket belongs to the run loop of "
+                + "thread \(owner); use it on that thread only (EventRunLoop.perform reaches it)")
+    }
+
+    // MARK: Diagnostics
+
+    var isConnected: Bool { connected && queue?.isConnected == true }
+    var connectedAddress: SocketAddress? { queue?.connectedAddress.flatMap { SocketAddress(data: $0) } }
+    var localAddress: SocketAddress? { queue?.localAddress.flatMap { SocketAddress(data: $0) } }
+    var isIPv4: Bool { queue?.legacyFamilyFDs.v4 ?? -1 >= 0 }
+    var isIPv6: Bool { queue?.legacyFamilyFDs.v6 ?? -1 >= 0 }
+    var socketFD: Int32 { pendingFD >= 0 ? pendingFD : queue?.legacySocketFD ?? -1 }
+    var socket4FD: Int32 { queue?.legacyFamilyFDs.v4 ?? -1 }
+    var socket6FD: Int32 { queue?.legacyFamilyFDs.v6 ?? -1 }
+    var runLoop: EventRunLoop? { loop }
+    var runLoopModes: [RunLoopMode] { modes }
+    var isSecure: Bool { queue?.isSecure ?? false }
+    var negotiatedALPN: String? { queue?.negotiatedALPN }
+    var readProgress: TransferProgress { queue?.legacyProgress.read ?? TransferProgress() }
+    var writeProgress: TransferProgress { queue?.legacyProgress.write ?? TransferProgress() }
+    var canSafelySetDelegate: Bool { queue?.isIdleForLegacy ?? true }
+
+    var stateDescription: String {
+        guard let queue else { return "not connected (queue core)" }
+        return "\(queue.description) (queue core)"
+    }
+
+    func enablePreBuffering() {
+        preBuffering = true
+        queue?.enablePreBufferingForLegacy()
+    }
+
+    func unreadData() -> Data? {
+        closingWithError ? unread : nil
+    }
+}
+
+/// A callback carried to the loop (used there only).
+struct DeliveryBox: @unchecked Sendable {
+    let body: (QueueCoreBackend) -> Void
+}
+
+/// A question carried to the loop (used there only).
+struct AnswerBox: @unchecked Sendable {
+    let body: (QueueCoreBackend) -> TimeInterval
+}

@@ -1,0 +1,91 @@
+import AsyncSocketCore
+import Dispatch
+import Foundation
+
+/// The QueueSocket delegate of one queue-core connection: it carries every callback to the legacy
+/// socket's loop (with the epoch of its QueueSocket), and answers timeout questions by asking the
+/// legacy delegate there. It keeps its QueueSocket alive, and accepted QueueSockets until the loop
+/// has wrapped them.
+final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
+    let queue = DispatchQueue(label: "RunLoopSocket.queue-core")
+    private weak var backend: QueueCoreBackend?
+    private let epoch: Int
+    private let kept = Lock<[ObjectIdentifier: QueueSocket]>([:])
+
+    init(backend: QueueCoreBackend, epoch: Int) {
+        self.backend = backend
+        self.epoch = epoch
+    }
+
+    func retain(_ socket: QueueSocket) {
+        kept.withLock { $0[ObjectIdentifier(socket)] = socket }
+    }
+
+    func release(_ socket: QueueSocket) {
+        kept.withLock { $0[ObjectIdentifier(socket)] = nil }
+    }
+
+    private func deliver(_ body: @escaping (QueueCoreBackend) -> Void) {
+        backend?.deliver(epoch: epoch, body)
+    }
+
+    func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
+        retain(newSocket)
+        deliver { [self] in
+            release(newSocket)
+            $0.accepted(newSocket)
+        }
+    }
+
+    func socket(_ sock: QueueSocket, didConnectToHost host: String, port: UInt16) {
+        deliver { $0.didConnect(host: host, port: port) }
+    }
+
+    func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {
+        deliver { $0.report { delegate, owner in delegate.onSocket(owner, didRead: data, withTag: tag) } }
+    }
+
+    func socket(_ sock: QueueSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {
+        deliver {
+            $0.report { delegate, owner in delegate.onSocket(owner, didReadPartialDataOfLength: partialLength, tag: tag) }
+        }
+    }
+
+    func socket(_ sock: QueueSocket, didWriteDataWithTag tag: Int) {
+        deliver { $0.report { delegate, owner in delegate.onSocket(owner, didWriteDataWithTag: tag) } }
+    }
+
+    func socket(_ sock: QueueSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {
+        deliver {
+            $0.report { delegate, owner in delegate.onSocket(owner, didWritePartialDataOfLength: partialLength, tag: tag) }
+        }
+    }
+
+    func socket(_ sock: QueueSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int)
+        -> TimeInterval
+    {
+        backend?.ask(epoch: epoch) { backend in
+            guard let owner = backend.owner, let delegate = backend.delegate else { return 0 }
+            return delegate.onSocket(owner, shouldTimeoutReadWithTag: tag, elapsed: elapsed, bytesDone: length)
+        } ?? 0
+    }
+
+    func socket(_ sock: QueueSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int)
+        -> TimeInterval
+    {
+        backend?.ask(epoch: epoch) { backend in
+            guard let owner = backend.owner, let delegate = backend.delegate else { return 0 }
+            return delegate.onSocket(owner, shouldTimeoutWriteWithTag: tag, elapsed: elapsed, bytesDone: length)
+        } ?? 0
+    }
+
+    func socketDidSecure(_ sock: QueueSocket) {
+        deliver { $0.report { delegate, owner in delegate.onSocketDidSecure(owner) } }
+    }
+
+    func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
+        let unread = error == nil ? nil : sock.takeUnreadData()
+        release(sock)
+        deliver { $0.queueSocketClosed(error: error, unread: unread) }
+    }
+}
