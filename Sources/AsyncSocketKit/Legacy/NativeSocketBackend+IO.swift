@@ -129,30 +129,49 @@ extension NativeSocketBackend: ByteTransport {
         let generation = self.generation
         if result.partialLength > 0, let owner {
             delegate?.onSocket(owner, didReadPartialDataOfLength: result.partialLength, tag: result.partialTag)
-            guard generation == self.generation else { return }
+            guard carriesOn(after: generation, { $0.finishReadPass(result) }) else { return }
         }
+        finishReadPass(result)
+    }
+
+    /// The completion and the failure of a read pass, after its partial report.
+    private func finishReadPass(_ result: ReadPassResult) {
+        let generation = self.generation
         if let (data, tag) = result.completed {
             readTimer?.disarm()
             if let owner {
                 delegate?.onSocket(owner, didRead: data, withTag: tag)
             }
-            guard generation == self.generation else { return }
+            guard carriesOn(after: generation, { $0.closeOnFailure(of: result.failure) }) else { return }
             if result.failure == nil {
                 scheduleReadDequeue()
                 return
             }
         }
-        if let failure = result.failure {
+        closeOnFailure(of: result.failure)
+    }
+
+    private func closeOnFailure(of failure: TransportFailure?) {
+        if let failure {
             closeWithError(error(for: failure))
         }
     }
 
     func readTimerFired() {
         guard let query = engine.readTimeoutQuery, let owner else { return }
+        let generation = self.generation
         let extensionSeconds =
             delegate?.onSocket(
                 owner, shouldTimeoutReadWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone) ?? 0
-        if let granted = engine.extendReadTimeout(by: extensionSeconds) {
+        guard carriesOn(after: generation, { $0.applyReadExtension(extensionSeconds) }) else { return }
+        applyReadExtension(extensionSeconds)
+    }
+
+    private func applyReadExtension(_ seconds: TimeInterval) {
+        if let granted = engine.extendReadTimeout(by: seconds) {
+            if readTimer == nil {
+                readTimer = makeTimer { $0.readTimerFired() }
+            }
             readTimer?.rearm(after: granted)
         } else {
             closeWithError(AsyncSocketError(.readTimeout))
@@ -195,27 +214,40 @@ extension NativeSocketBackend: ByteTransport {
         let generation = self.generation
         if result.partialLength > 0, let owner {
             delegate?.onSocket(owner, didWritePartialDataOfLength: result.partialLength, tag: result.partialTag)
-            guard generation == self.generation else { return }
+            guard carriesOn(after: generation, { $0.finishWritePass(result) }) else { return }
         }
+        finishWritePass(result)
+    }
+
+    /// The completion and the failure of a write pass, after its partial report.
+    private func finishWritePass(_ result: WritePassResult) {
+        let generation = self.generation
         if let tag = result.completedTag {
             writeTimer?.disarm()
             if let owner {
                 delegate?.onSocket(owner, didWriteDataWithTag: tag)
             }
-            guard generation == self.generation else { return }
+            guard carriesOn(after: generation, { $0.closeOnFailure(of: result.failure) }) else { return }
             scheduleWriteDequeue()
         }
-        if let failure = result.failure {
-            closeWithError(error(for: failure))
-        }
+        closeOnFailure(of: result.failure)
     }
 
     func writeTimerFired() {
         guard let query = engine.writeTimeoutQuery, let owner else { return }
+        let generation = self.generation
         let extensionSeconds =
             delegate?.onSocket(
                 owner, shouldTimeoutWriteWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone) ?? 0
-        if let granted = engine.extendWriteTimeout(by: extensionSeconds) {
+        guard carriesOn(after: generation, { $0.applyWriteExtension(extensionSeconds) }) else { return }
+        applyWriteExtension(extensionSeconds)
+    }
+
+    private func applyWriteExtension(_ seconds: TimeInterval) {
+        if let granted = engine.extendWriteTimeout(by: seconds) {
+            if writeTimer == nil {
+                writeTimer = makeTimer { $0.writeTimerFired() }
+            }
             writeTimer?.rearm(after: granted)
         } else {
             closeWithError(AsyncSocketError(.writeTimeout))
@@ -280,7 +312,7 @@ extension NativeSocketBackend: ByteTransport {
             if let owner {
                 delegate?.onSocketDidSecure(owner)
             }
-            guard generation == self.generation else { return }
+            guard carriesOn(after: generation, { _ in }) else { return }
             scheduleReadDequeue()
             scheduleWriteDequeue()
         case .failed(let error):

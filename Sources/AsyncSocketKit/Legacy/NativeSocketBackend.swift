@@ -75,11 +75,26 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
 
     func schedule(_ item: PerformItem) {
         guard let loop else { return }
+        assert(loop.isCurrent, "a socket's work is scheduled from its own loop's thread only")
         if item.modes != modes {
             loop.cancel(item)
             item.modes = modes
         }
         loop.schedule(item)
+    }
+
+    /// Whether the work after a delegate callback goes on here: not when the callback closed the
+    /// socket, nor when it moved the socket to another loop — there `rest` runs instead, after the
+    /// move has registered everything again (which schedules the dequeues itself).
+    func carriesOn(after generation: Int, _ rest: @escaping (NativeSocketBackend) -> Void) -> Bool {
+        guard generation == self.generation else { return false }
+        guard let loop, !loop.isCurrent else { return true }
+        let box = NativeRest(body: rest)
+        loop.perform(inModes: modes) { [self] in
+            guard generation == self.generation, self.loop === loop else { return }
+            box.body(self)
+        }
+        return false
     }
 
     func scheduleReadDequeue() {
@@ -177,4 +192,9 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
         }
         return parts.joined(separator: ", ")
     }
+}
+
+/// Work carried to the loop a socket moved to (used there only).
+struct NativeRest: @unchecked Sendable {
+    let body: (NativeSocketBackend) -> Void
 }

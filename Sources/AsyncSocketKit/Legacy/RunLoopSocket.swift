@@ -17,7 +17,7 @@ import Logging
 /// is lost; it lets go once it has disconnected.
 public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     /// What does the socket's I/O (chosen at creation; the legacy behavior is the same with both).
-    public enum Engine: String, Sendable, CaseIterable, CustomStringConvertible {
+    public enum Engine: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
         /// Non-blocking descriptors watched by the socket's `EventRunLoop` (the default).
         case native
         /// A ``QueueSocket`` does the I/O on its queue; callbacks are carried to the socket's loop and

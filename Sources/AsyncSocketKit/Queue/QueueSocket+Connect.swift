@@ -214,7 +214,20 @@ extension QueueSocket {
             }
             return
         }
-        attempt.source.setCancelHandler {}
+        // The connection continues on a fresh descriptor number: libdispatch keeps its record of
+        // the attempt's number after a hang-up until the attempt's source is gone, and a source made
+        // on that number meanwhile would never be registered (a reset right after connecting would
+        // go unreported).
+        let connected = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+        guard connected >= 0 else {
+            lastConnectError = SystemError.posix(errno, "dup")
+            cancelAttempt(attempt)
+            if connectAttempts.isEmpty {
+                startNextAttempt(local: local)
+            }
+            return
+        }
+        attempt.source.setCancelHandler { close(socket) }
         attempt.source.cancel()
         for other in connectAttempts {
             cancelAttempt(other)
@@ -222,7 +235,7 @@ extension QueueSocket {
         connectAttempts.removeAll()
         pendingAddresses.removeAll()
         disarm(alternateTimer)
-        didConnect(socket)
+        didConnect(connected)
     }
 
     private func cancelAttempt(_ attempt: (fd: Int32, address: SocketAddress, source: any DispatchSourceWrite)) {

@@ -14,7 +14,7 @@ struct CloseTests {
             connection.client.disconnect()
             #expect(connection.events == [.didDisconnect])
             #expect(connection.peer.sawClose())
-            let neverStarted = RunLoopSocket(delegate: connection.recorder)
+            let neverStarted = RunLoopSocket(delegate: connection.recorder, engine: engine)
             connection.recorder.name(neverStarted, "idle")
             neverStarted.disconnect()
             #expect(connection.recorder.events("idle").isEmpty)

@@ -22,7 +22,7 @@ struct SocketErrorTests {
     @Test("usage errors: no delegate, double connect, accept while connected", arguments: RunLoopSocket.Engine.allCases)
     func usageErrors(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let lonely = RunLoopSocket()
+            let lonely = RunLoopSocket(engine: engine)
             #expect(throws: AsyncSocketUsageError.self) { try lonely.connectToHost("localhost", onPort: 1) }
             #expect(throws: AsyncSocketUsageError.self) { try lonely.acceptOnPort(0) }
             let connection = try ClientConnection(engine: engine)

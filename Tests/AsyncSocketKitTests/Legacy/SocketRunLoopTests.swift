@@ -113,15 +113,17 @@ struct SocketRunLoopTests {
 
 @Suite("RunLoopSocket: thread affinity (1.3)")
 struct SocketThreadAffinityTests {
-    @Test("using a socket from a thread other than its loop's stops the program, naming the call and threads")
-    func wrongThread() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    @Test(
+        "using a socket from a thread other than its loop's stops the program, naming the call and threads",
+        arguments: RunLoopSocket.Engine.allCases)
+    func wrongThread(engine: RunLoopSocket.Engine) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [engine] in
             let worker = EventRunLoopThread(name: "socket-owner")
             let made = DispatchSemaphore(value: 0)
             let box = Ref<RunLoopSocket?>(nil)
             let recorder = Recorder()
             worker.loop.perform {
-                let socket = RunLoopSocket(delegate: recorder)
+                let socket = RunLoopSocket(delegate: recorder, engine: engine)
                 try? socket.acceptOnInterface("127.0.0.1", port: 0)
                 box.value = socket
                 made.signal()

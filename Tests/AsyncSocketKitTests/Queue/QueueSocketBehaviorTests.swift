@@ -61,7 +61,7 @@ struct QueueSocketBehaviorTests {
         pair.client.write(Data("still here".utf8), withTimeout: -1, tag: 2)
         pair.child.readData(toLength: 10, withTimeout: -1, tag: 3)
         #expect(pair.recorder.wait { pair.recorder.events("child1").contains(.read(Data("still here".utf8), tag: 3)) })
-        #expect(pair.recorder.events("client").contains(.wrote(tag: 2)))
+        #expect(pair.recorder.wait { pair.recorder.events("client").contains(.wrote(tag: 2)) })
         #expect(pair.client.isConnected)
         pair.tearDown()
     }

@@ -33,7 +33,7 @@ struct QueueSocketTLSTests {
         #expect(client.isSecure)
         #expect(client.negotiatedALPN == "asyncsocket")
         client.disconnect()
-        #expect(server.text.contains("Protocol version: \(version == .tls1_2 ? "TLSv1.2" : "TLSv1.3")"))
+        #expect(server.wait(for: "Protocol version: \(version == .tls1_2 ? "TLSv1.2" : "TLSv1.3")"))
         server.stop()
     }
 

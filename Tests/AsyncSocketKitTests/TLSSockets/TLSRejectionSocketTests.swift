@@ -79,13 +79,13 @@ struct TLSRejectionSocketTests {
         .untrustedRoot, .expiredCertificate, .wrongHost, .wrongALPN, .closesMidHandshake, .garbage,
     ]
 
-    @Test("RunLoopSocket client", arguments: cases)
-    func runLoopSocket(_ peer: RejectingPeer) async throws {
+    @Test("RunLoopSocket client", arguments: cases, RunLoopSocket.Engine.allCases)
+    func runLoopSocket(_ peer: RejectingPeer, engine: RunLoopSocket.Engine) async throws {
         let fixture = try TLSFixture.shared()
         let (port, keep) = try peer.start(fixture)
         try await onNewThread {
             let recorder = Recorder()
-            let client = RunLoopSocket(delegate: recorder)
+            let client = RunLoopSocket(delegate: recorder, engine: engine)
             recorder.name(client, "client")
             let settings = peer.clientSettings(fixture)
             recorder.onConnect = { sock in
