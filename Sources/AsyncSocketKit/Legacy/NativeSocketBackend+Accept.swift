@@ -163,7 +163,8 @@ extension NativeSocketBackend {
             close(childFD)
             return
         }
-        var child: RunLoopSocket? = RunLoopSocket(delegate: delegate, engine: .native, resolver: customResolver, logger: logger)
+        var child: RunLoopSocket? = RunLoopSocket(
+            delegate: delegate, engine: .native, resolver: customResolver, logger: logger)
         guard let childBackend = child?.backend as? NativeSocketBackend else { return }
         childBackend.modes = modes
         childBackend.fd = childFD

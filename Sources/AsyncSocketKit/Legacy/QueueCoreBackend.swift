@@ -57,7 +57,8 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     func makeQueueSocket() -> QueueSocket {
         epoch += 1
         let bridge = QueueCoreBridge(backend: self, epoch: epoch)
-        let socket = QueueSocket(delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
+        let socket = QueueSocket(
+            delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
         socket.adoptLegacySemantics(preBuffering: preBuffering)
         bridge.retain(socket)
         self.bridge = bridge

@@ -47,7 +47,8 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
 
     func socket(_ sock: QueueSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {
         deliver {
-            $0.report { delegate, owner in delegate.onSocket(owner, didReadPartialDataOfLength: partialLength, tag: tag) }
+            $0.report { delegate, owner in delegate.onSocket(owner, didReadPartialDataOfLength: partialLength, tag: tag)
+            }
         }
     }
 
@@ -57,7 +58,9 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
 
     func socket(_ sock: QueueSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {
         deliver {
-            $0.report { delegate, owner in delegate.onSocket(owner, didWritePartialDataOfLength: partialLength, tag: tag) }
+            $0.report { delegate, owner in
+                delegate.onSocket(owner, didWritePartialDataOfLength: partialLength, tag: tag)
+            }
         }
     }
 

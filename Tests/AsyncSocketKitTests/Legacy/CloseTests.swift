@@ -4,7 +4,9 @@ import Testing
 
 @Suite("RunLoopSocket: close paths (2.6, 2.7, 2.11)")
 struct CloseTests {
-    @Test("disconnect() reports didDisconnect before it returns, never willDisconnect; twice reports once", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "disconnect() reports didDisconnect before it returns, never willDisconnect; twice reports once",
+        arguments: RunLoopSocket.Engine.allCases)
     func userDisconnect(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -21,7 +23,9 @@ struct CloseTests {
         }
     }
 
-    @Test("the peer's clean close: willDisconnect(nil), then didDisconnect; unreadData has the peer's last bytes", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "the peer's clean close: willDisconnect(nil), then didDisconnect; unreadData has the peer's last bytes",
+        arguments: RunLoopSocket.Engine.allCases)
     func remoteCleanClose(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -37,7 +41,9 @@ struct CloseTests {
         }
     }
 
-    @Test("the peer's close is noticed with no read queued, and its unread bytes are not lost", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "the peer's close is noticed with no read queued, and its unread bytes are not lost",
+        arguments: RunLoopSocket.Engine.allCases)
     func remoteCloseWithoutRead(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -49,7 +55,9 @@ struct CloseTests {
         }
     }
 
-    @Test("a peer reset mid-read: willDisconnect with the POSIX error, then didDisconnect", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "a peer reset mid-read: willDisconnect with the POSIX error, then didDisconnect",
+        arguments: RunLoopSocket.Engine.allCases)
     func peerReset(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -82,7 +90,9 @@ struct CloseTests {
         }
     }
 
-    @Test("disconnectAfterReading: waits for the reads, drops the writes; later reads are ignored", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "disconnectAfterReading: waits for the reads, drops the writes; later reads are ignored",
+        arguments: RunLoopSocket.Engine.allCases)
     func afterReading(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -112,7 +122,9 @@ struct CloseTests {
         }
     }
 
-    @Test("disconnectAfterReadingAndWriting waits for both; when idle it disconnects on the next pass, not inline", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "disconnectAfterReadingAndWriting waits for both; when idle it disconnects on the next pass, not inline",
+        arguments: RunLoopSocket.Engine.allCases)
     func afterBoth(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)

@@ -50,7 +50,9 @@ struct ConnectAcceptTests {
         }
     }
 
-    @Test("the accepted socket can live on a worker loop chosen by wantsRunLoopForNewSocket", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "the accepted socket can live on a worker loop chosen by wantsRunLoopForNewSocket",
+        arguments: RunLoopSocket.Engine.allCases)
     func acceptOntoWorkerLoop(engine: RunLoopSocket.Engine) async throws {
         let worker = EventRunLoopThread(name: "accept-worker")
         defer { worker.terminate() }
@@ -96,7 +98,9 @@ struct ConnectAcceptTests {
         }
     }
 
-    @Test("a veto in the child's willConnect: only didDisconnect for it, and the peer sees the close", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "a veto in the child's willConnect: only didDisconnect for it, and the peer sees the close",
+        arguments: RunLoopSocket.Engine.allCases)
     func childVeto(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
@@ -111,7 +115,9 @@ struct ConnectAcceptTests {
         }
     }
 
-    @Test("an accepted socket nobody keeps is closed at once and reported with itself as the argument", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "an accepted socket nobody keeps is closed at once and reported with itself as the argument",
+        arguments: RunLoopSocket.Engine.allCases)
     func unretainedChild(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
@@ -126,7 +132,9 @@ struct ConnectAcceptTests {
         }
     }
 
-    @Test("the veto of a connect throws canceled (-1 domain numbering: code 1) and reports nothing", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "the veto of a connect throws canceled (-1 domain numbering: code 1) and reports nothing",
+        arguments: RunLoopSocket.Engine.allCases)
     func connectVeto(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()

@@ -4,7 +4,9 @@ import Testing
 
 @Suite("RunLoopSocket: reads over loopback (2.1, 2.8)")
 struct SocketReadTests {
-    @Test("a read never completes inside the call that queued it, even with the bytes already there", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "a read never completes inside the call that queued it, even with the bytes already there",
+        arguments: RunLoopSocket.Engine.allCases)
     func neverInline(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -18,7 +20,9 @@ struct SocketReadTests {
         }
     }
 
-    @Test("reads queued before connect are dropped; those queued after it are kept", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "reads queued before connect are dropped; those queued after it are kept",
+        arguments: RunLoopSocket.Engine.allCases)
     func queuedBeforeConnect(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
@@ -40,7 +44,9 @@ struct SocketReadTests {
         }
     }
 
-    @Test("read-to-data without prebuffering leaves the following bytes in the kernel; with it they are read ahead", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "read-to-data without prebuffering leaves the following bytes in the kernel; with it they are read ahead",
+        arguments: RunLoopSocket.Engine.allCases)
     func prebufferingOnAndOff(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             for preBuffering in [false, true] {
@@ -59,7 +65,9 @@ struct SocketReadTests {
         }
     }
 
-    @Test("a separator straddling 256-byte boundaries and separate packets is found", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "a separator straddling 256-byte boundaries and separate packets is found",
+        arguments: RunLoopSocket.Engine.allCases)
     func straddlingSeparator(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -74,7 +82,9 @@ struct SocketReadTests {
         }
     }
 
-    @Test("maxLength: an exact hit succeeds; otherwise the partial report, then willDisconnect(3), with unreadData", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "maxLength: an exact hit succeeds; otherwise the partial report, then willDisconnect(3), with unreadData",
+        arguments: RunLoopSocket.Engine.allCases)
     func maxLength(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -91,7 +101,9 @@ struct SocketReadTests {
         }
     }
 
-    @Test("reads of every kind are served FIFO; partial reports count this pass's bytes", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "reads of every kind are served FIFO; partial reports count this pass's bytes",
+        arguments: RunLoopSocket.Engine.allCases)
     func mixedKinds(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -112,7 +124,9 @@ struct SocketReadTests {
         }
     }
 
-    @Test("a caller buffer gets the bytes at its offset and is trimmed back; progress values while reading", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "a caller buffer gets the bytes at its offset and is trimmed back; progress values while reading",
+        arguments: RunLoopSocket.Engine.allCases)
     func callerBufferAndProgress(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)

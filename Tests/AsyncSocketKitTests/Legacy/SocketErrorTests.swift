@@ -4,7 +4,9 @@ import Testing
 
 @Suite("RunLoopSocket: errors, domains and codes (1.2, 1.3)")
 struct SocketErrorTests {
-    @Test("error codes and domain are the final numbering and bridge to NSError", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "error codes and domain are the final numbering and bridge to NSError", arguments: RunLoopSocket.Engine.allCases
+    )
     func codes(engine: RunLoopSocket.Engine) {
         let expected: [(AsyncSocketError.Code, Int)] = [
             (.socketError, -1), (.noError, 0), (.canceled, 1), (.connectTimeout, 2), (.readMaxedOut, 3),
@@ -35,7 +37,9 @@ struct SocketErrorTests {
         }
     }
 
-    @Test("connection refused: by address, code -1 (thrown or reported); by name, the POSIX error", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "connection refused: by address, code -1 (thrown or reported); by name, the POSIX error",
+        arguments: RunLoopSocket.Engine.allCases)
     func refused(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
@@ -64,7 +68,9 @@ struct SocketErrorTests {
         }
     }
 
-    @Test("an unresolvable host reports a kCFStreamErrorDomainNetDB error; a malformed one throws it", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "an unresolvable host reports a kCFStreamErrorDomainNetDB error; a malformed one throws it",
+        arguments: RunLoopSocket.Engine.allCases)
     func unresolvable(engine: RunLoopSocket.Engine) async throws {
         let dns = ScriptedDNSServer(records: ["known.test": (v4: "127.0.0.1", v6: nil)])
         defer { dns.stop() }
@@ -108,7 +114,9 @@ struct SocketErrorTests {
         }
     }
 
-    @Test("a port in use: AsyncSocketError -1 with EADDRINUSE underneath; bad addresses: -1 with a message", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "a port in use: AsyncSocketError -1 with EADDRINUSE underneath; bad addresses: -1 with a message",
+        arguments: RunLoopSocket.Engine.allCases)
     func portInUseAndBadAddresses(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()

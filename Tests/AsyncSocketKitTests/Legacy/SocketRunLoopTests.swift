@@ -4,7 +4,9 @@ import Testing
 
 @Suite("RunLoopSocket: run-loop modes and moveToRunLoop (2.13, 2.14)")
 struct SocketRunLoopTests {
-    @Test("a socket is frozen while the loop runs a mode it is not in, and resumes afterwards", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "a socket is frozen while the loop runs a mode it is not in, and resumes afterwards",
+        arguments: RunLoopSocket.Engine.allCases)
     func frozenInForeignMode(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -21,7 +23,9 @@ struct SocketRunLoopTests {
         }
     }
 
-    @Test("add/remove/set return values; a removed mode really stops service; accepted sockets inherit modes", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "add/remove/set return values; a removed mode really stops service; accepted sockets inherit modes",
+        arguments: RunLoopSocket.Engine.allCases)
     func modeChanges(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = Recorder()
@@ -57,7 +61,9 @@ struct SocketRunLoopTests {
         }
     }
 
-    @Test("moveToRunLoop mid-stream: nil → false, same → true; no byte lost; later callbacks on the new thread", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "moveToRunLoop mid-stream: nil → false, same → true; no byte lost; later callbacks on the new thread",
+        arguments: RunLoopSocket.Engine.allCases)
     func moveMidStream(engine: RunLoopSocket.Engine) async throws {
         let worker = EventRunLoopThread(name: "move-target")
         defer { worker.terminate() }

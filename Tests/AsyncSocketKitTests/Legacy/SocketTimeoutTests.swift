@@ -4,7 +4,9 @@ import Testing
 
 @Suite("RunLoopSocket: timeouts (2.4, 2.10)")
 struct SocketTimeoutTests {
-    @Test("the 15-then-25 arithmetic, scaled down: asked at 0.15 s (extend 0.10), then at 0.25 s, then code 4", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "the 15-then-25 arithmetic, scaled down: asked at 0.15 s (extend 0.10), then at 0.25 s, then code 4",
+        arguments: RunLoopSocket.Engine.allCases)
     func readTimeoutExtension(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -36,7 +38,9 @@ struct SocketTimeoutTests {
         }
     }
 
-    @Test("a write the peer never reads times out with code 5 after its partial progress", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "a write the peer never reads times out with code 5 after its partial progress",
+        arguments: RunLoopSocket.Engine.allCases)
     func writeTimeout(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let connection = try ClientConnection(engine: engine)
@@ -50,7 +54,9 @@ struct SocketTimeoutTests {
         }
     }
 
-    @Test("while a name is being resolved the socket's mode is not empty: run() waits instead of finishing", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "while a name is being resolved the socket's mode is not empty: run() waits instead of finishing",
+        arguments: RunLoopSocket.Engine.allCases)
     func resolvingKeepsTheLoopBusy(engine: RunLoopSocket.Engine) async throws {
         let dns = ScriptedDNSServer(silent: true)
         defer { dns.stop() }
@@ -65,7 +71,9 @@ struct SocketTimeoutTests {
         }
     }
 
-    @Test("the connect timeout fires while the name is still being resolved: code 2", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "the connect timeout fires while the name is still being resolved: code 2",
+        arguments: RunLoopSocket.Engine.allCases)
     func connectTimeout(engine: RunLoopSocket.Engine) async throws {
         let dns = ScriptedDNSServer(silent: true)
         defer { dns.stop() }

@@ -87,7 +87,9 @@ struct RunLoopSocketTLSTests {
         }
     }
 
-    @Test("STARTTLS: plaintext lines, startTLS queued behind a write, then encrypted lines (s_client -starttls smtp)", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "STARTTLS: plaintext lines, startTLS queued behind a write, then encrypted lines (s_client -starttls smtp)",
+        arguments: RunLoopSocket.Engine.allCases)
     func startTLS(engine: RunLoopSocket.Engine) async throws {
         let fixture = try TLSFixture.shared()
         try await onNewThread {
@@ -131,7 +133,9 @@ struct RunLoopSocketTLSTests {
         }
     }
 
-    @Test("a legacy dictionary works end to end; an unknown key closes with -1 naming the key", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "a legacy dictionary works end to end; an unknown key closes with -1 naming the key",
+        arguments: RunLoopSocket.Engine.allCases)
     func legacyDictionary(engine: RunLoopSocket.Engine) async throws {
         let fixture = try TLSFixture.shared()
         let (server, port) = try OpenSSLPeer.server(serverArguments(fixture) + ["-rev"])
@@ -167,7 +171,9 @@ struct RunLoopSocketTLSTests {
         server.stop()
     }
 
-    @Test("50 KiB written twice over TLS, one 100 KiB read with a 0.1 s timeout gets exactly 102 400 bytes", arguments: RunLoopSocket.Engine.allCases)
+    @Test(
+        "50 KiB written twice over TLS, one 100 KiB read with a 0.1 s timeout gets exactly 102 400 bytes",
+        arguments: RunLoopSocket.Engine.allCases)
     func readToLengthOverTLS(engine: RunLoopSocket.Engine) async throws {
         let fixture = try TLSFixture.shared()
         try await onNewThread {
