@@ -45,11 +45,6 @@ public final class QueueLineClient: QueueSocketDelegate, LineClient, @unchecked 
 
     /// Connects; throws `QueueSocketError` for misuse or a bad host.
     public func start(host: String, port: UInt16) throws {
-        delegateQueue.sync {
-            pendingCommands = configuration.commands
-            timeoutExtended = false
-            trailing = Data()
-        }
         try socket.connect(toHost: host, onPort: port, withTimeout: configuration.connectTimeout)
     }
 
@@ -82,8 +77,12 @@ public final class QueueLineClient: QueueSocketDelegate, LineClient, @unchecked 
 
     // MARK: QueueSocketDelegate
 
-    /// Reads the greeting.
+    /// Starts the script over for this connection (here, on the delegate queue, where the state
+    /// lives) and reads the greeting.
     public func socket(_ sock: QueueSocket, didConnectToHost host: String, port: UInt16) {
+        pendingCommands = configuration.commands
+        timeoutExtended = false
+        trailing = Data()
         log(.connected(host: host, port: port))
         readLine(.welcome)
     }

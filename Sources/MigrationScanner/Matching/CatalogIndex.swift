@@ -20,10 +20,12 @@ struct CatalogIndex: Sendable {
             if mapping.scope != .mappingOnly {
                 let entry = Entry(mapping: mapping, needsV4File: mapping.scope == .filesUsingV4)
                 for spelling in [mapping.v4] + mapping.aliases {
-                    switch mapping.kind {
-                    case .header: headers[spelling] = headers[spelling] ?? entry
-                    case _ where mapping.kind.isSelector: selectors[spelling] = selectors[spelling] ?? entry
-                    default: identifiers[spelling] = identifiers[spelling] ?? entry
+                    if mapping.kind == .header {
+                        headers[spelling] = headers[spelling] ?? entry
+                    } else if mapping.kind.isSelector {
+                        selectors[spelling] = selectors[spelling] ?? entry
+                    } else {
+                        identifiers[spelling] = identifiers[spelling] ?? entry
                     }
                 }
             }
