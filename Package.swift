@@ -45,10 +45,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "MigrationScanner"),
+        .target(
+            name: "MigrationExample",
+            dependencies: ["AsyncSocketKit"],
+            path: "Migration/Example/Swift"
+        ),
         .executableTarget(
             name: "AsyncSocketCommand",
             dependencies: [
                 "AsyncSocketKit",
+                "MigrationScanner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -60,7 +67,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AsyncSocketKitTests",
-            dependencies: ["AsyncSocketKit", "AsyncSocketCore", "CAsyncSocketShims"]
+            dependencies: [
+                "AsyncSocketKit", "AsyncSocketCore", "CAsyncSocketShims", "MigrationExample", "MigrationScanner",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,78 @@
+/// Finds uses of the run-loop `AsyncSocket` ("v4") API in Objective-C and Swift source.
+///
+/// It reports every spelling of ``APICatalog`` it meets outside comments and string literals:
+/// selectors in message sends (also across lines), method declarations and `@selector(…)`; class,
+/// protocol, constant and error-code names; `#import`ed headers; and, in Swift, the spellings an
+/// Objective-C-bridging program used (`readData(to:withTimeout:tag:)`, `AsyncSocket.crlfData()`).
+/// Spellings that other code shares (``MatchScope/filesUsingV4``) count only in a file with an
+/// unmistakable use of `AsyncSocket`'s own API.
+///
+/// A scan reads each file once, in time linear in its size, and never fails on what a file holds
+/// (binary bytes, bytes that are not UTF-8, unbalanced brackets): only a path that cannot be read
+/// becomes a ``ScanProblem``.
+public struct APIScanner: Sendable {
+    private let index: CatalogIndex
+
+    /// A scanner for the spellings of `catalog`.
+    public init(catalog: [APIMapping] = APICatalog.entries) {
+        index = CatalogIndex(catalog)
+    }
+
+    /// The uses in `source`, reported as being in `file`.
+    public func scan(_ source: String, language: SourceLanguage, file: String = "<input>") -> [ScanFinding] {
+        var text = source
+        return text.withUTF8 { scan($0, language: language, file: file) }
+    }
+
+    /// The uses in the file at `path`, read as the language its extension names.
+    public func scanFile(atPath path: String) throws(ScanProblem) -> [ScanFinding] {
+        guard let language = SourceLanguage(path: path) else {
+            throw ScanProblem(path: path, message: "not a .m, .mm, .h or .swift file")
+        }
+        return try SourceFile.withBytes(atPath: path) { scan($0, language: language, file: path) }
+    }
+
+    /// The uses in every source file at `paths` (files, or directories walked recursively).
+    public func scan(paths: [String]) -> ScanReport {
+        var report = ScanReport()
+        for path in paths {
+            let (files, problems) = SourceTree.files(at: path)
+            report.problems += problems
+            for file in files {
+                do {
+                    report.findings += try scanFile(atPath: file)
+                    report.filesScanned += 1
+                } catch {
+                    report.problems.append(error)
+                }
+            }
+        }
+        return report
+    }
+
+    private func scan(_ source: UnsafeBufferPointer<UInt8>, language: SourceLanguage, file: String) -> [ScanFinding] {
+        var lexer = SourceLexer(source, language: language)
+        let candidates: [MatchCandidate]
+        switch language {
+        case .objectiveC:
+            var matcher = ObjectiveCMatcher(index: index, source: source)
+            while let token = lexer.next() { matcher.consume(token) }
+            candidates = matcher.candidates
+        case .swift:
+            var matcher = SwiftMatcher(index: index, source: source)
+            while let token = lexer.next() { matcher.consume(token) }
+            matcher.finish()
+            candidates = matcher.candidates
+        }
+        let usesV4 = candidates.contains { !$0.entry.needsV4File && $0.entry.mapping.kind.isAsyncSocketAPI }
+        return
+            candidates
+            .filter { usesV4 || !$0.entry.needsV4File }
+            .sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+            .map {
+                ScanFinding(
+                    file: file, line: $0.line, column: $0.column, language: language, found: $0.found,
+                    mapping: $0.entry.mapping)
+            }
+    }
+}

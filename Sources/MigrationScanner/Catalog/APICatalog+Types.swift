@@ -1,0 +1,35 @@
+extension APICatalog {
+    /// The class, protocol and error type names, and the headers.
+    static let types: [APIMapping] = [
+        APIMapping(
+            "AsyncSocket", kind: .type, swift: "AsyncSocket", runLoopSocket: "RunLoopSocket",
+            queueSocket: .api("QueueSocket"),
+            note: "The delegate is held weakly; a started socket keeps itself alive until it disconnects; a call "
+                + "from a thread other than its run loop's stops the program (checked in every build).",
+            scope: .anywhere),
+        APIMapping(
+            "AsyncSocketDelegate", kind: .type, swift: "AsyncSocketDelegate", runLoopSocket: "RunLoopSocketDelegate",
+            queueSocket: .api("QueueSocketDelegate"),
+            note: "A Swift protocol whose methods all have default implementations; adopt it explicitly.",
+            scope: .anywhere),
+        APIMapping(
+            "AsyncSocketError", kind: .type, swift: "AsyncSocketError", runLoopSocket: "AsyncSocketError.Code",
+            queueSocket: .api("QueueSocketError.Code"),
+            note: "The error is a struct with a `code` (and an `underlying` system error); it bridges to `NSError` "
+                + "with the same domain and numbers.",
+            scope: .anywhere, swiftScope: .filesUsingV4),
+        APIMapping(
+            "AsyncUdpSocket", kind: .type, swift: "AsyncUdpSocket", runLoopSocket: "none",
+            queueSocket: .none(instead: "use a UDP socket of your own on an `EventRunLoop` file source"),
+            note: "AsyncSocketKit has TCP sockets only: there is no UDP class.", support: .unsupported,
+            scope: .anywhere, aliases: ["AsyncUdpSocketDelegate"]),
+        APIMapping(
+            "AsyncSocket.h", kind: .header, swift: nil, runLoopSocket: "import AsyncSocketKit",
+            queueSocket: .api("import AsyncSocketKit"), scope: .anywhere),
+        APIMapping(
+            "AsyncUdpSocket.h", kind: .header, swift: nil, runLoopSocket: "none",
+            queueSocket: .none(instead: "use a UDP socket of your own on an `EventRunLoop` file source"),
+            note: "AsyncSocketKit has TCP sockets only: there is no UDP class.", support: .unsupported,
+            scope: .anywhere),
+    ]
+}

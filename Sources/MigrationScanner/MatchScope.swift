@@ -1,0 +1,15 @@
+/// Where a spelling counts as a use of the v4 API.
+///
+/// Some spellings belong to the run-loop `AsyncSocket` alone (`onSocket:didReadData:withTag:`,
+/// `AsyncSocketErrorDomain`); others are shared with GCDAsyncSocket or are common words
+/// (`disconnect`, `readDataToData:withTimeout:tag:`), and in Swift, AsyncSocketKit kept many of the
+/// original spellings. Those count only in a file that uses the v4 API unmistakably.
+public enum MatchScope: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Every occurrence is a use.
+    case anywhere
+    /// An occurrence is a use only in a file with an ``anywhere`` use of `AsyncSocket`'s own API
+    /// (its class or protocol name, its header, a delegate method, …).
+    case filesUsingV4 = "files-using-v4"
+    /// Too common to scan for (`init`, `delegate`); listed in the mapping tables only.
+    case mappingOnly = "mapping-only"
+}
