@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "AsyncSocketKit", targets: ["AsyncSocketKit"]),
         .library(name: "AsyncSocketCore", targets: ["AsyncSocketCore"]),
+        .library(name: "MigrationTesting", targets: ["MigrationTesting"]),
         .executable(name: "asyncsocket", targets: ["AsyncSocketCommand"]),
     ],
     dependencies: [
@@ -45,6 +46,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "MigrationTesting", dependencies: ["AsyncSocketKit"]),
         .target(name: "MigrationScanner"),
         .target(
             name: "MigrationExample",
@@ -69,6 +71,7 @@ let package = Package(
             name: "AsyncSocketKitTests",
             dependencies: [
                 "AsyncSocketKit", "AsyncSocketCore", "CAsyncSocketShims", "MigrationExample", "MigrationScanner",
+                "MigrationTesting",
             ]
         ),
     ],

@@ -59,7 +59,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         let bridge = QueueCoreBridge(backend: self, epoch: epoch)
         let socket = QueueSocket(
             delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
-        socket.adoptLegacySemantics(preBuffering: preBuffering)
+        socket.adoptLegacySemantics(preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
         bridge.retain(socket)
         self.bridge = bridge
         queue = socket
@@ -70,7 +70,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     func adopt(_ socket: QueueSocket) {
         epoch += 1
         let bridge = QueueCoreBridge(backend: self, epoch: epoch)
-        socket.adoptLegacySemantics(preBuffering: preBuffering)
+        socket.adoptLegacySemantics(preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
         socket.synchronouslySetDelegate(bridge, delegateQueue: bridge.queue)
         bridge.retain(socket)
         self.bridge = bridge

@@ -25,6 +25,14 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
         kept.withLock { $0[ObjectIdentifier(socket)] = nil }
     }
 
+    /// Carries the QueueSocket's end-of-stream probes to the loop and back, behind the callbacks
+    /// sent before them.
+    func probeHandler(for socket: QueueSocket) -> @Sendable (Int) -> Void {
+        { [weak self, weak socket] index in
+            self?.deliver { _ in socket?.legacyProbeReturned(stateIndex: index) }
+        }
+    }
+
     private func deliver(_ body: @escaping (QueueCoreBackend) -> Void) {
         backend?.deliver(epoch: epoch, body)
     }

@@ -211,7 +211,7 @@ extension QueueSocket: ByteTransport {
         case .busy, .waitingForTLS:
             return
         case .empty:
-            if engine.transportEnded && engine.prebufferedCount == 0 {
+            if engine.transportEnded && (engine.prebufferedCount == 0 || legacySemantics) {
                 doReadEOF()
             }
         case .started(let timeout):
@@ -279,6 +279,10 @@ extension QueueSocket: ByteTransport {
         engine.noteTransportEnded()
         if case .read = engine.currentRead, engine.prebufferedCount > 0 {
             doReadData()
+            return
+        }
+        if legacySemantics {
+            legacyPeerEnded()
             return
         }
         guard engine.prebufferedCount == 0 else {

@@ -8,10 +8,13 @@ import Foundation
 // already seen (onSocketWillConnect), and a way to report the peer's close noticed elsewhere.
 // Internal: QueueSocket's public behavior stays GCDAsyncSocket's.
 extension QueueSocket {
-    /// Switches the socket to legacy semantics (before it starts).
-    func adoptLegacySemantics(preBuffering: Bool) {
+    /// Switches the socket to legacy semantics (before it starts). `peerEndedProbe` carries an
+    /// end-of-stream probe (its argument) to the loop, where it must call
+    /// ``legacyProbeReturned(stateIndex:)``; it is called on the delegate queue.
+    func adoptLegacySemantics(preBuffering: Bool, peerEndedProbe: @escaping @Sendable (Int) -> Void) {
         sync {
             legacySemantics = true
+            legacyPeerEndedProbe = peerEndedProbe
             engine.configuration.prebuffering = preBuffering
         }
     }
@@ -49,9 +52,7 @@ extension QueueSocket {
         }
     }
 
-    /// The peer closed its side, as seen by the legacy engine's own watch: a waiting read takes what
-    /// is left and meets the end (or the reset) itself; otherwise close as at end of file, keeping the
-    /// unread bytes.
+    /// The peer closed its side, as seen by the legacy engine's own watch on the loop.
     func peerClosedWhileIdle() {
         async { [self] in
             guard connected, !tlsHandshaking else { return }
@@ -59,7 +60,48 @@ extension QueueSocket {
                 bytesAvailable = max(bytesAvailable, 1)
                 doReadData()
             } else {
-                engine.noteTransportEnded()
+                // Bytes sent before the close may still wait in the kernel: the end is the
+                // transport's to report, when a read meets it.
+                legacyPeerEnded()
+            }
+        }
+    }
+
+    /// The peer's data has ended. A waiting read meets the end now (a close). With no read waiting,
+    /// the legacy socket closes only once its delegate has seen every callback sent so far — any of
+    /// them may queue reads that the bytes already read ahead satisfy — so a probe travels the
+    /// callbacks' path to the loop and back; callbacks sent meanwhile send it round again.
+    func legacyPeerEnded() {
+        if case .read = engine.currentRead {
+            closeWithError(QueueSocketError(.closed))
+            return
+        }
+        suspendReadSource()
+        guard legacyProbeMark == nil else { return }
+        sendLegacyProbe()
+    }
+
+    private func sendLegacyProbe() {
+        guard let probe = legacyPeerEndedProbe, let queue = storedDelegateQueue else {
+            closeWithError(QueueSocketError(.closed))
+            return
+        }
+        legacyProbeMark = legacyCallbacksSent
+        let index = stateIndex
+        queue.async { probe(index) }
+    }
+
+    /// The probe is back from the loop (after the callbacks sent before it, and after the reads those
+    /// callbacks queued).
+    func legacyProbeReturned(stateIndex index: Int) {
+        async { [self] in
+            guard index == stateIndex, started, connected, let mark = legacyProbeMark else { return }
+            legacyProbeMark = nil
+            if case .read = engine.currentRead {
+                doReadData()
+            } else if mark != legacyCallbacksSent {
+                sendLegacyProbe()
+            } else {
                 closeWithError(QueueSocketError(.closed))
             }
         }

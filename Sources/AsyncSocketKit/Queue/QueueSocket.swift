@@ -63,6 +63,11 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// Legacy semantics for RunLoopSocket's queue core (see QueueSocket+Legacy.swift).
     var legacySemantics = false
     var lastUnreadData: Data?
+    /// Legacy end-of-stream probe: set by the queue core; callbacks sent so far; whether a probe is
+    /// travelling and the callback count when it left.
+    var legacyPeerEndedProbe: (@Sendable (Int) -> Void)?
+    var legacyCallbacksSent = 0
+    var legacyProbeMark: Int?
     var tlsHandshaking = false
     /// The host string given to connect, for the TLS peer-name check.
     var connectHostString: String?
@@ -183,6 +188,7 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// strongly at the time of dispatch); skipped without a delegate or a queue.
     func notify(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
         guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
+        legacyCallbacksSent &+= 1
         let box = DelegateBox(delegate)
         queue.async {
             if let delegate = box.delegate {

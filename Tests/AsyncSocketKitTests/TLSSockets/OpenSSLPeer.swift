@@ -42,9 +42,15 @@ final class OpenSSLPeer: @unchecked Sendable {
 
     deinit {
         output.fileHandleForReading.readabilityHandler = nil
-        if process.isRunning {
-            process.terminate()
-        }
+        kill()
+    }
+
+    /// SIGKILL, then reap: a child started from a test thread inherits that thread's signal mask, in
+    /// which SIGTERM may be blocked.
+    private func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     /// Everything the process printed so far.
@@ -76,9 +82,7 @@ final class OpenSSLPeer: @unchecked Sendable {
 
     /// Ends the process now (for servers, which never end by themselves).
     func stop() {
-        if process.isRunning {
-            process.terminate()
-        }
+        kill()
     }
 
     /// Waits for the process to end, killing it after `timeout`.
@@ -88,8 +92,6 @@ final class OpenSSLPeer: @unchecked Sendable {
         while process.isRunning && Date() < deadline {
             condition.withLock { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05)) }
         }
-        if process.isRunning {
-            process.terminate()
-        }
+        kill()
     }
 }

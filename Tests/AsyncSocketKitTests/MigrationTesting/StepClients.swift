@@ -1,0 +1,119 @@
+import AsyncSocketKit
+import Foundation
+import MigrationTesting
+
+/// What the test clients do once connected, one step after the other (each starts when the
+/// previous one completed), so their traces have one order whatever the timing.
+enum ClientStep: Sendable {
+    case readLine(tag: Int, timeout: TimeInterval = 10, maxLength: Int = 0)
+    case readLength(Int, tag: Int)
+    case write(String, tag: Int)
+    case startTLS(TLSSettings)
+    case disconnect
+}
+
+/// A legacy client playing steps; extends the first read timeout by `extension` when given.
+final class LegacyStepClient: RunLoopSocketDelegate, @unchecked Sendable {
+    let socket: RunLoopSocket
+    private var steps: [ClientStep]
+    private let timeoutExtension: TimeInterval
+
+    init(engine: RunLoopSocket.Engine, steps: [ClientStep], timeoutExtension: TimeInterval = 0) {
+        socket = RunLoopSocket(engine: engine)
+        self.steps = steps
+        self.timeoutExtension = timeoutExtension
+        socket.delegate = self
+    }
+
+    func next() {
+        guard !steps.isEmpty else { return }
+        switch steps.removeFirst() {
+        case .readLine(let tag, let timeout, let maxLength):
+            socket.readData(to: RunLoopSocket.crlfData, withTimeout: timeout, maxLength: maxLength, tag: tag)
+        case .readLength(let length, let tag):
+            socket.readData(toLength: length, withTimeout: 10, tag: tag)
+        case .write(let text, let tag):
+            socket.write(Data(text.utf8), withTimeout: 10, tag: tag)
+        case .startTLS(let settings):
+            socket.startTLS(settings)
+        case .disconnect:
+            socket.disconnect()
+        }
+    }
+
+    func onSocket(_ sock: RunLoopSocket, didConnectToHost host: String, port: UInt16) { next() }
+    func onSocket(_ sock: RunLoopSocket, didRead data: Data, withTag tag: Int) { next() }
+    func onSocket(_ sock: RunLoopSocket, didWriteDataWithTag tag: Int) { next() }
+    func onSocketDidSecure(_ sock: RunLoopSocket) { next() }
+
+    func onSocket(
+        _ sock: RunLoopSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval {
+        timeoutExtension
+    }
+}
+
+/// The same client on QueueSocket.
+final class ModernStepClient: QueueSocketDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `steps` is touched on the delegate queue only (and before connecting).
+    let socket: QueueSocket
+    private var steps: [ClientStep]
+    private let timeoutExtension: TimeInterval
+
+    init(steps: [ClientStep], timeoutExtension: TimeInterval = 0) {
+        socket = QueueSocket()
+        self.steps = steps
+        self.timeoutExtension = timeoutExtension
+        socket.synchronouslySetDelegate(self, delegateQueue: DispatchQueue(label: "ModernStepClient"))
+    }
+
+    func next() {
+        guard !steps.isEmpty else { return }
+        switch steps.removeFirst() {
+        case .readLine(let tag, let timeout, let maxLength):
+            socket.readData(to: QueueSocket.crlfData, withTimeout: timeout, maxLength: maxLength, tag: tag)
+        case .readLength(let length, let tag):
+            socket.readData(toLength: length, withTimeout: 10, tag: tag)
+        case .write(let text, let tag):
+            socket.write(Data(text.utf8), withTimeout: 10, tag: tag)
+        case .startTLS(let settings):
+            socket.startTLS(settings)
+        case .disconnect:
+            socket.disconnect()
+        }
+    }
+
+    func socket(_ sock: QueueSocket, didConnectToHost host: String, port: UInt16) { next() }
+    func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) { next() }
+    func socket(_ sock: QueueSocket, didWriteDataWithTag tag: Int) { next() }
+    func socketDidSecure(_ sock: QueueSocket) { next() }
+
+    func socket(
+        _ sock: QueueSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval {
+        timeoutExtension
+    }
+}
+
+/// Subjects for a step client of each kind, connecting to the run's peer.
+enum StepSubjects {
+    static func legacy(
+        _ steps: [ClientStep], engine: RunLoopSocket.Engine = .native, timeoutExtension: TimeInterval = 0
+    ) -> SideBySideSubject {
+        .legacy(engine: engine) { run in
+            let client = LegacyStepClient(engine: run.engine, steps: steps, timeoutExtension: timeoutExtension)
+            run.keep(client)
+            run.trace(client.socket, label: "client")
+            try client.socket.connectToHost("127.0.0.1", onPort: run.peerPort ?? 0, withTimeout: 10)
+        }
+    }
+
+    static func modern(_ steps: [ClientStep], timeoutExtension: TimeInterval = 0) -> SideBySideSubject {
+        .modern { run in
+            let client = ModernStepClient(steps: steps, timeoutExtension: timeoutExtension)
+            run.keep(client)
+            run.trace(client.socket, label: "client")
+            try client.socket.connect(toHost: "127.0.0.1", onPort: run.peerPort ?? 0, withTimeout: 10)
+        }
+    }
+}
