@@ -70,12 +70,13 @@ struct ServerOptions: ParsableArguments {
                 tlsSettings: tlsSettings, workerCount: workers, logger: logger)
             let port = try server.start(interface: interface, port: port)
             announce(name, port: port, logger: logger)
-            EventRunLoop.current.run()
+            // The server is the sockets' (weakly held) delegate: keep it while they serve.
+            withExtendedLifetime(server) { EventRunLoop.current.run() }
         case .queue:
             let server = QueueLineServer(service: service, tlsSettings: tlsSettings, logger: logger)
             let port = try server.start(interface: interface, port: port)
             announce(name, port: port, logger: logger)
-            dispatchMain()
+            withExtendedLifetime(server) { dispatchMain() }
         }
     }
 
