@@ -1,6 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The runnable samples in Examples/, one executable target each.
+let examples = [
+    "EchoServer", "QueueEchoServer", "ThreadPoolServer", "LineClient", "HTTPGetClient", "StartTLSPair", "ModalRunDemo",
+]
+
 let package = Package(
     name: "AsyncSocketKit",
     platforms: [.macOS(.v15)],
@@ -62,18 +67,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(
-            name: "EchoServer",
-            dependencies: ["AsyncSocketKit"],
-            path: "Examples/EchoServer"
-        ),
-        .testTarget(
-            name: "AsyncSocketKitTests",
-            dependencies: [
-                "AsyncSocketKit", "AsyncSocketCore", "CAsyncSocketShims", "MigrationExample", "MigrationScanner",
-                "MigrationTesting",
-            ]
-        ),
-    ],
+    ]
+        + examples.map { name in
+            .executableTarget(
+                name: name, dependencies: ["AsyncSocketKit"], path: "Examples/\(name)", exclude: ["README.md"])
+        }
+        + [
+            .testTarget(
+                name: "AsyncSocketKitTests",
+                dependencies: [
+                    "AsyncSocketKit", "AsyncSocketCore", "CAsyncSocketShims", "AsyncSocketCommand", "MigrationExample",
+                    "MigrationScanner", "MigrationTesting",
+                ]
+                    // Built first, so the tests in Examples/ and Command/ can run them.
+                    + examples.map { .target(name: $0) }
+            )
+        ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@
 // CRLF-terminated line echoed back; a client silent for 15 s is warned once and given 10 s more,
 // then disconnected.
 //
-//   swift run EchoServer [--port 8000] [--timeout 15] [--extension 10]
+//   swift run EchoServer [--port 8000] [--interface localhost] [--timeout 15] [--extension 10]
 //   nc 127.0.0.1 8000
 import AsyncSocketKit
 import Foundation
@@ -30,8 +30,8 @@ final class EchoServer: RunLoopSocketDelegate {
         listener.delegate = self
     }
 
-    func start(port: UInt16) throws {
-        try listener.acceptOnPort(port)
+    func start(interface: String?, port: UInt16) throws {
+        try listener.acceptOnInterface(interface, port: port)
         say("Echo server started on port \(listener.localPort)")
     }
 
@@ -76,23 +76,25 @@ final class EchoServer: RunLoopSocketDelegate {
     }
 }
 
+var interface: String?
 var port: UInt16 = 8000
 var timeout: TimeInterval = 15
 var timeoutExtension: TimeInterval = 10
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
+    case "--interface": interface = arguments.next()
     case "--port": port = arguments.next().flatMap(UInt16.init) ?? port
     case "--timeout": timeout = arguments.next().flatMap(TimeInterval.init) ?? timeout
     case "--extension": timeoutExtension = arguments.next().flatMap(TimeInterval.init) ?? timeoutExtension
     default:
-        say("usage: EchoServer [--port N] [--timeout SECONDS] [--extension SECONDS]")
+        say("usage: EchoServer [--port N] [--interface NAME] [--timeout SECONDS] [--extension SECONDS]")
         exit(2)
     }
 }
 let server = EchoServer(readTimeout: timeout, timeoutExtension: timeoutExtension)
 do {
-    try server.start(port: port)
+    try server.start(interface: interface, port: port)
 } catch {
     say("Could not start: \(error)")
     exit(1)

@@ -7,7 +7,10 @@ struct AsyncSocketCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "asyncsocket",
         abstract: "AsyncSocketKit: the run-loop AsyncSocket API, and its modern successor, on Linux.",
-        subcommands: [DemoCommand.self, MigrateScanCommand.self],
+        subcommands: [
+            DemoCommand.self, EchoServerCommand.self, ChatServerCommand.self, ConnectCommand.self, BenchCommand.self,
+            MigrateScanCommand.self,
+        ],
         defaultSubcommand: DemoCommand.self
     )
 
