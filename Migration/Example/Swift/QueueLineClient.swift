@@ -19,7 +19,8 @@ public final class QueueLineClient: QueueSocketDelegate, LineClient, @unchecked 
     /// What the client sends and how long it waits.
     public let configuration: LineClientConfiguration
 
-    private let socket = QueueSocket()
+    /// The socket the client talks through (for `MigrationTesting` to trace it).
+    public let socket = QueueSocket()
     private let delegateQueue = DispatchQueue(label: "QueueLineClient")
     private let onEvent: @Sendable (LineClientEvent) -> Void
     private let lock = NSLock()

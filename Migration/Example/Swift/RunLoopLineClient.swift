@@ -13,17 +13,21 @@ public final class RunLoopLineClient: RunLoopSocketDelegate, LineClient {
     /// Every event so far, in order.
     public private(set) var trace: [LineClientEvent] = []
 
-    private let socket = RunLoopSocket()
+    /// The socket the client talks through (for `MigrationTesting` to trace it).
+    public let socket: RunLoopSocket
     private let onEvent: (LineClientEvent) -> Void
     private var pendingCommands: [String] = []
     private var timeoutExtended = false
 
-    /// A client that reports each event to `onEvent` as well as in ``trace``.
+    /// A client that reports each event to `onEvent` as well as in ``trace``. `engine` is step 2 of
+    /// the migration path: the same client, unchanged, on the queue core (`.queueCore`).
     public init(
-        configuration: LineClientConfiguration = .init(), onEvent: @escaping (LineClientEvent) -> Void = { _ in }
+        configuration: LineClientConfiguration = .init(), engine: RunLoopSocket.Engine = .native,
+        onEvent: @escaping (LineClientEvent) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.onEvent = onEvent
+        socket = RunLoopSocket(engine: engine)
         socket.delegate = self
         // Prebuffering is on by default (as it was since 5.0.1); the call is kept from the original.
         socket.enablePreBuffering()

@@ -61,6 +61,7 @@ extension QueueSocket {
     private func tearDown() {
         stateIndex += 1
         legacyProbeMark = nil
+        legacyPeerFinished = false
         engine.reset()
         for timer in [readTimer, writeTimer, connectTimer, alternateTimer].compactMap({ $0 }) {
             timer.cancel()

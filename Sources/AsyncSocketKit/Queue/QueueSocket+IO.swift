@@ -211,7 +211,9 @@ extension QueueSocket: ByteTransport {
         case .busy, .waitingForTLS:
             return
         case .empty:
-            if engine.transportEnded && (engine.prebufferedCount == 0 || legacySemantics) {
+            if legacySemantics && (engine.transportEnded || legacyPeerFinished) {
+                legacyPeerEnded()
+            } else if engine.transportEnded && engine.prebufferedCount == 0 {
                 doReadEOF()
             }
         case .started(let timeout):

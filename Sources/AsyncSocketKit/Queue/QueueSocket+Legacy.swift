@@ -52,10 +52,12 @@ extension QueueSocket {
         }
     }
 
-    /// The peer closed its side, as seen by the legacy engine's own watch on the loop.
+    /// The peer closed its side, as seen by the legacy engine's own watch on the loop (once: the
+    /// watch stops; when the read queue next runs dry, the socket remembers and ends).
     func peerClosedWhileIdle() {
         async { [self] in
             guard connected, !tlsHandshaking else { return }
+            legacyPeerFinished = true
             if case .read = engine.currentRead {
                 bytesAvailable = max(bytesAvailable, 1)
                 doReadData()

@@ -68,6 +68,8 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var legacyPeerEndedProbe: (@Sendable (Int) -> Void)?
     var legacyCallbacksSent = 0
     var legacyProbeMark: Int?
+    /// The loop's close watch saw the peer's FIN (legacy semantics).
+    var legacyPeerFinished = false
     var tlsHandshaking = false
     /// The host string given to connect, for the TLS peer-name check.
     var connectHostString: String?

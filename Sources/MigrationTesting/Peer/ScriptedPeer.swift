@@ -15,6 +15,8 @@ public struct PeerOutcome: Sendable, Equatable {
     public var failure: String?
     /// Whether the program closed the connection (end of file or reset) before the peer let go.
     public var programClosed: Bool
+    /// Whether there was a connection at all.
+    public var connected: Bool = true
 }
 
 /// A loopback peer playing a ``PeerScript`` on a thread of its own, with blocking steps bounded by
@@ -57,7 +59,7 @@ public final class ScriptedPeer: @unchecked Sendable {
                     peer.finish(
                         PeerOutcome(
                             received: Data(), completedSteps: 0, failure: "could not connect to port \(port)",
-                            programClosed: false))
+                            programClosed: false, connected: false))
                     return
                 }
                 peer.finish(Player(script: script, connection: connection).play())

@@ -69,23 +69,28 @@ enum DivergenceFinder {
         return traceDivergence(reference, other, rules: rules).map { divergence($0.kind, $0.excerpt) }
     }
 
+    /// The difference that comes first in the reference run (by its place in the whole trace)
+    /// among the compared sequences that differ.
     private static func traceDivergence(_ reference: SubjectOutcome, _ other: SubjectOutcome, rules: EquivalenceRules)
         -> (kind: Divergence.Kind, excerpt: String)?
     {
         let left = rules.sequences(reference.trace)
         let right = rules.sequences(other.trace)
-        let labels = left.map(\.name) + right.map(\.name).filter { label in !left.contains { $0.name == label } }
-        for label in labels {
-            let leftEvents = left.first { $0.name == label }?.events ?? []
-            let rightEvents = right.first { $0.name == label }?.events ?? []
-            guard leftEvents != rightEvents else { continue }
-            let index = firstDifference(leftEvents, rightEvents)
+        let names = left.map(\.name) + right.map(\.name).filter { name in !left.contains { $0.name == name } }
+        var first: (position: Int, kind: Divergence.Kind, excerpt: String)?
+        for name in names {
+            let leftEvents = left.first { $0.name == name }?.events ?? []
+            let rightEvents = right.first { $0.name == name }?.events ?? []
+            let index = firstDifference(leftEvents.map(\.event), rightEvents.map(\.event))
+            guard index < max(leftEvents.count, rightEvents.count) else { continue }
+            let position = index < leftEvents.count ? leftEvents[index].position : Int.max - 1
+            guard position < first?.position ?? Int.max else { continue }
             let excerpt = TwoColumns.render(
-                titles: (reference.name, other.name), left: leftEvents.map(\.description),
-                right: rightEvents.map(\.description), around: index)
-            return (.trace(sequence: label, index: index), excerpt)
+                titles: (reference.name, other.name), left: leftEvents.map(\.event.description),
+                right: rightEvents.map(\.event.description), around: index)
+            first = (position, .trace(sequence: name, index: index), excerpt)
         }
-        return nil
+        return first.map { ($0.kind, $0.excerpt) }
     }
 
     /// The first index where `left` and `right` differ (the shorter one's count if one is a prefix).

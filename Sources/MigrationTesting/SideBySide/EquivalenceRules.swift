@@ -51,16 +51,17 @@ public struct EquivalenceRules: Sendable {
     }
 
     /// The events of `trace` in the sequences that are compared — one per socket, or three per
-    /// socket (reads, writes, the rest) — in order of first appearance.
-    func sequences(_ trace: [TraceEntry]) -> [(name: String, events: [TraceEvent])] {
+    /// socket (reads, writes, the rest) — in order of first appearance, each event with its position
+    /// in the normalized trace.
+    func sequences(_ trace: [TraceEntry]) -> [(name: String, events: [(event: TraceEvent, position: Int)])] {
         var order: [String] = []
-        var events: [String: [TraceEvent]] = [:]
-        for entry in normalize(trace) {
+        var events: [String: [(event: TraceEvent, position: Int)]] = [:]
+        for (position, entry) in normalize(trace).enumerated() {
             let name = sequenceName(of: entry)
             if events[name] == nil {
                 order.append(name)
             }
-            events[name, default: []].append(entry.event)
+            events[name, default: []].append((entry.event, position))
         }
         return order.map { ($0, events[$0] ?? []) }
     }

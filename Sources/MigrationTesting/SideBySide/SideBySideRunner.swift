@@ -15,8 +15,11 @@ public struct SideBySideRunner: Sendable {
     public var script: PeerScript
     /// How traces are compared.
     public var rules: EquivalenceRules
-    /// The longest one program's run may take.
+    /// The longest one program's run may take (its ending, when the runner disconnects what is
+    /// still open, has a few seconds more).
     public var timeout: TimeInterval
+
+    private static let teardownTimeout: TimeInterval = 5
 
     /// A runner for `script`.
     public init(script: PeerScript, rules: EquivalenceRules = .standard, timeout: TimeInterval = 30) {
@@ -74,7 +77,7 @@ public struct SideBySideRunner: Sendable {
         if problems.isEmpty {
             problems += playAndSettle(peer: &peer, listeningPort: run.listeningPort, log: run.log, deadline: deadline)
         }
-        _ = onLoop(thread.loop, deadline: deadline) {
+        _ = onLoop(thread.loop, deadline: Date(timeIntervalSinceNow: Self.teardownTimeout)) {
             for socket in run.tracedSockets {
                 socket.disconnect()
             }
@@ -126,7 +129,7 @@ public struct SideBySideRunner: Sendable {
             socket.disconnect()
         }
         let labels = open.map { run.log.label(of: $0) }
-        let closed = run.log.wait(timeout: max(0, deadline.timeIntervalSinceNow)) {
+        let closed = run.log.wait(timeout: Self.teardownTimeout) {
             labels.allSatisfy { label in
                 run.log.events(of: label).contains { if case .disconnected = $0 { true } else { false } }
             }
@@ -155,13 +158,16 @@ public struct SideBySideRunner: Sendable {
                 return ["the peer did not start: \(error)"]
             }
         }
-        guard let peer, peer.waitUntilFinished(timeout: max(0, deadline.timeIntervalSinceNow)) != nil else {
+        guard let peer, let outcome = peer.waitUntilFinished(timeout: max(0, deadline.timeIntervalSinceNow)) else {
             return ["the peer did not finish its script in time"]
         }
-        guard log.wait(timeout: max(0, deadline.timeIntervalSinceNow), until: { log.allConnectionsClosed }) else {
-            return ["a connection did not report its disconnect in time"]
+        // The peer's connection is one of the program's: wait until it has opened there too, and
+        // everything that opened has closed.
+        let expected = outcome.connected ? 1 : 0
+        let settled = log.wait(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            log.connectionsOpened >= expected && log.allConnectionsClosed
         }
-        return []
+        return settled ? [] : ["a connection did not report its disconnect in time"]
     }
 }
 

@@ -10,6 +10,7 @@ public final class TraceLog: @unchecked Sendable {
     private var children = 0
     private var open: Set<String> = []
     private var version = 0
+    private var opened = 0
 
     /// An empty log.
     public init() {}
@@ -28,6 +29,11 @@ public final class TraceLog: @unchecked Sendable {
     /// disconnect.
     public var allConnectionsClosed: Bool {
         condition.withLock { open.isEmpty }
+    }
+
+    /// How many connections have opened (connected or accepted) so far.
+    public var connectionsOpened: Int {
+        condition.withLock { opened }
     }
 
     /// Waits until `predicate` holds, up to `timeout` seconds; returns whether it did. The predicate
@@ -84,8 +90,10 @@ public final class TraceLog: @unchecked Sendable {
             switch event {
             case .connected:
                 open.insert(label)
+                opened += 1
             case .accepted(let child):
                 open.insert(child)
+                opened += 1
             case .disconnected:
                 open.remove(label)
             default:

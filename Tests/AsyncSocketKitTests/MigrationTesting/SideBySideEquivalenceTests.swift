@@ -16,7 +16,7 @@ struct SideBySideEquivalenceTests {
 
     @Test("a line client: legacy (both engines) and modern agree; the peer's close is byPeer on all three")
     func lineClient() {
-        let report = SideBySideRunner(script: Self.lineServer).run(
+        let report = SideBySideRunner(script: Self.lineServer, rules: StepSubjects.rules).run(
             [
                 StepSubjects.legacy(Self.lineConversation),
                 StepSubjects.legacy(Self.lineConversation, engine: .queueCore),
@@ -27,7 +27,7 @@ struct SideBySideEquivalenceTests {
         for outcome in report.outcomes {
             #expect(outcome.peer?.received == Data("HELLO\r\n".utf8))
             #expect(
-                EquivalenceRules.standard.normalize(outcome.trace).map(\.event) == [
+                StepSubjects.rules.normalize(outcome.trace).map(\.event) == [
                     .connected(host: "127.0.0.1"), .read(tag: 1, data: Data("WELCOME\r\n".utf8)), .wrote(tag: 2),
                     .read(tag: 3, data: Data("PAYLOAD 5\r\n".utf8)), .read(tag: 4, data: Data("12345".utf8)),
                     .disconnected(.byPeer),
@@ -39,7 +39,9 @@ struct SideBySideEquivalenceTests {
     func readMaxedOutRenumbered() {
         let script = PeerScript.server([.send("much too long\r\n"), .expectClose])
         let steps: [ClientStep] = [.readLine(tag: 1, maxLength: 5)]
-        let report = SideBySideRunner(script: script).run([StepSubjects.legacy(steps), StepSubjects.modern(steps)])
+        let report = SideBySideRunner(script: script, rules: StepSubjects.rules).run([
+            StepSubjects.legacy(steps), StepSubjects.modern(steps),
+        ])
         #expect(report.isEquivalent, "\(report)")
         #expect(report.outcomes[0].trace.last?.event == .disconnected(.readMaxedOut))
     }
@@ -48,12 +50,12 @@ struct SideBySideEquivalenceTests {
     func timeoutsAndUserDisconnect() {
         let script = PeerScript.server([.send("no line ending"), .pause(0.5), .send("\r\n"), .expectClose])
         let steps: [ClientStep] = [.readLine(tag: 7, timeout: 0.1), .disconnect]
-        let report = SideBySideRunner(script: script).run([
+        let report = SideBySideRunner(script: script, rules: StepSubjects.rules).run([
             StepSubjects.legacy(steps, timeoutExtension: 1), StepSubjects.modern(steps, timeoutExtension: 1),
         ])
         #expect(report.isEquivalent, "\(report)")
         #expect(
-            EquivalenceRules.standard.normalize(report.outcomes[1].trace).map(\.event) == [
+            StepSubjects.rules.normalize(report.outcomes[1].trace).map(\.event) == [
                 .connected(host: "127.0.0.1"), .readTimeout(tag: 7, extended: true),
                 .read(tag: 7, data: Data("no line ending\r\n".utf8)), .disconnected(.byUser),
             ])
@@ -65,7 +67,7 @@ struct SideBySideEquivalenceTests {
             .send("one\ntwo\n", chunkSizes: [2, 3]), .expect("one\ntwo\n"), .dribble("three\n", interval: 0.002),
             .expectLine("three"), .close,
         ])
-        let report = SideBySideRunner(script: script).run(
+        let report = SideBySideRunner(script: script, rules: StepSubjects.rules).run(
             scenario: "echo server",
             legacy: { run in
                 let server = LegacyLineEchoServer()
@@ -104,7 +106,7 @@ struct SideBySideEquivalenceTests {
             .readLine(tag: 1), .write("STARTTLS\r\n", tag: 2), .readLine(tag: 3), .startTLS(client),
             .write("secret\r\n", tag: 4), .readLine(tag: 5), .disconnect,
         ]
-        let report = SideBySideRunner(script: script).run([
+        let report = SideBySideRunner(script: script, rules: StepSubjects.rules).run([
             StepSubjects.legacy(steps), StepSubjects.legacy(steps, engine: .queueCore), StepSubjects.modern(steps),
         ])
         #expect(report.isEquivalent, "\(report)")
