@@ -71,10 +71,7 @@ extension QueueSocket {
         connectTimer = nil
         alternateTimer = nil
         for attempt in connectAttempts {
-            let descriptor = attempt.fd
-            attempt.source.setCancelHandler { close(descriptor) }
-            SafeClose.detach(descriptor)
-            attempt.source.cancel()
+            attempt.cancel()
         }
         connectAttempts.removeAll()
         pendingAddresses.removeAll()

@@ -196,9 +196,16 @@ extension QueueSocket {
             startNextAttempt(local: local)
             return
         }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: socket, queue: socketQueue)
+        let watch = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+        guard watch >= 0 else {
+            lastConnectError = SystemError.posix(errno, "dup")
+            close(socket)
+            startNextAttempt(local: local)
+            return
+        }
+        let source = DispatchSource.makeWriteSource(fileDescriptor: watch, queue: socketQueue)
         source.setEventHandler { [weak self] in self?.attemptFinished(socket, local: local) }
-        connectAttempts.append((socket, address, source))
+        connectAttempts.append(QueueConnectAttempt(fd: socket, watch: watch, address: address, source: source))
         source.activate()
     }
 
@@ -208,41 +215,20 @@ extension QueueSocket {
         let code = SocketOps.pendingError(socket)
         if code != 0 {
             lastConnectError = SystemError.posix(code, "connect")
-            cancelAttempt(attempt)
+            attempt.cancel()
             if connectAttempts.isEmpty {
                 startNextAttempt(local: local)
             }
             return
         }
-        // The connection continues on a fresh descriptor number: libdispatch keeps its record of
-        // the attempt's number after a hang-up until the attempt's source is gone, and a source made
-        // on that number meanwhile would never be registered (a reset right after connecting would
-        // go unreported).
-        let connected = fcntl(socket, F_DUPFD_CLOEXEC, 0)
-        guard connected >= 0 else {
-            lastConnectError = SystemError.posix(errno, "dup")
-            cancelAttempt(attempt)
-            if connectAttempts.isEmpty {
-                startNextAttempt(local: local)
-            }
-            return
-        }
-        attempt.source.setCancelHandler { close(socket) }
-        attempt.source.cancel()
+        attempt.finish()
         for other in connectAttempts {
-            cancelAttempt(other)
+            other.cancel()
         }
         connectAttempts.removeAll()
         pendingAddresses.removeAll()
         disarm(alternateTimer)
-        didConnect(connected)
-    }
-
-    private func cancelAttempt(_ attempt: (fd: Int32, address: SocketAddress, source: any DispatchSourceWrite)) {
-        let descriptor = attempt.fd
-        attempt.source.setCancelHandler { close(descriptor) }
-        SafeClose.detach(descriptor)
-        attempt.source.cancel()
+        didConnect(socket)
     }
 
     private func failConnect() {

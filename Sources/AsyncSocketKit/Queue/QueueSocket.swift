@@ -51,7 +51,7 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var writableHint = false
     /// Bumped by every close, so late results of earlier work recognise themselves as stale.
     var stateIndex = 0
-    var connectAttempts: [(fd: Int32, address: SocketAddress, source: any DispatchSourceWrite)] = []
+    var connectAttempts: [QueueConnectAttempt] = []
     var pendingAddresses: [SocketAddress] = []
     var alternateTimer: (any DispatchSourceTimer)?
     var lastConnectError: (any Error)?

@@ -12,11 +12,11 @@ enum ClientStep: Sendable {
     case disconnect
 }
 
-/// A legacy client playing steps; extends the first read timeout by `extension` when given.
+/// A legacy client playing steps; extends the first read timeout (only) by `timeoutExtension`.
 final class LegacyStepClient: RunLoopSocketDelegate, @unchecked Sendable {
     let socket: RunLoopSocket
     private var steps: [ClientStep]
-    private let timeoutExtension: TimeInterval
+    private var timeoutExtension: TimeInterval
 
     init(engine: RunLoopSocket.Engine, steps: [ClientStep], timeoutExtension: TimeInterval = 0) {
         socket = RunLoopSocket(engine: engine)
@@ -49,7 +49,8 @@ final class LegacyStepClient: RunLoopSocketDelegate, @unchecked Sendable {
     func onSocket(
         _ sock: RunLoopSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
     ) -> TimeInterval {
-        timeoutExtension
+        defer { timeoutExtension = 0 }
+        return timeoutExtension
     }
 }
 
@@ -61,7 +62,7 @@ final class ModernStepClient: QueueSocketDelegate, @unchecked Sendable {
     static let trailingTag = 99
     let socket: QueueSocket
     private var steps: [ClientStep]
-    private let timeoutExtension: TimeInterval
+    private var timeoutExtension: TimeInterval
     private let keepsReading: Bool
 
     init(steps: [ClientStep], timeoutExtension: TimeInterval = 0, keepsReading: Bool = true) {
@@ -101,7 +102,8 @@ final class ModernStepClient: QueueSocketDelegate, @unchecked Sendable {
     func socket(
         _ sock: QueueSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
     ) -> TimeInterval {
-        timeoutExtension
+        defer { timeoutExtension = 0 }
+        return timeoutExtension
     }
 }
 
