@@ -63,6 +63,8 @@ let package = Package(
             dependencies: [
                 "AsyncSocketKit",
                 "MigrationScanner",
+                "MigrationTesting",
+                "MigrationExample",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -9,6 +9,13 @@ enum EngineChoice: String, CaseIterable, ExpressibleByArgument {
     /// A `QueueSocket` doing the I/O behind the run-loop facade, with legacy behavior.
     case queueCore = "queue-core"
 
+    init(_ engine: RunLoopSocket.Engine) {
+        switch engine {
+        case .native: self = .native
+        case .queueCore: self = .queueCore
+        }
+    }
+
     var engine: RunLoopSocket.Engine {
         switch self {
         case .native: .native

@@ -38,9 +38,10 @@ final class QueueLineServer: QueueSocketDelegate, @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Starts listening; returns the port.
-    func start(interface: String, port: UInt16) throws -> UInt16 {
+    /// Starts listening; returns the port. `prepare` sees the listener before it listens.
+    func start(interface: String, port: UInt16, prepare: (QueueSocket) -> Void = { _ in }) throws -> UInt16 {
         let listener = QueueSocket(delegate: self, delegateQueue: delegateQueue, logger: logger)
+        prepare(listener)
         try listener.accept(onInterface: interface, port: port)
         delegateQueue.sync { self.listener = listener }
         return listener.localPort

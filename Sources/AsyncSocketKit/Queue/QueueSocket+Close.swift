@@ -62,6 +62,7 @@ extension QueueSocket {
         stateIndex += 1
         legacyProbeMark = nil
         legacyPeerFinished = false
+        legacyReadsToEnd = false
         engine.reset()
         for timer in [readTimer, writeTimer, connectTimer, alternateTimer].compactMap({ $0 }) {
             timer.cancel()

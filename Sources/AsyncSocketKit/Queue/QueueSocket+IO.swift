@@ -183,7 +183,10 @@ extension QueueSocket: ByteTransport {
         if bytesAvailable > 0 {
             doReadData()
         } else if legacySemantics, case .read = engine.currentRead {
-            // Legacy reports a reset as the POSIX error: let a waiting read meet it.
+            // A zero estimate is the end or a reset, and after a hang-up libdispatch will not fire
+            // again: a waiting read reads on until the transport says which (legacy reports a reset
+            // as the POSIX error, and still delivers what came before it).
+            legacyReadsToEnd = true
             bytesAvailable = 1
             doReadData()
         } else {
@@ -211,7 +214,7 @@ extension QueueSocket: ByteTransport {
         case .busy, .waitingForTLS:
             return
         case .empty:
-            if legacySemantics && (engine.transportEnded || legacyPeerFinished) {
+            if legacySemantics && (engine.transportEnded || legacyPeerFinished || legacyReadsToEnd) {
                 legacyPeerEnded()
             } else if engine.transportEnded && engine.prebufferedCount == 0 {
                 doReadEOF()
@@ -269,7 +272,10 @@ extension QueueSocket: ByteTransport {
                 closeWithError(SystemError.posix(code, "read"))
             }
         case nil:
-            if result.waitsForReadable {
+            if result.waitsForReadable && legacyReadsToEnd {
+                bytesAvailable = 1
+                async { [self] in doReadData() }
+            } else if result.waitsForReadable {
                 resumeReadSource()
             }
         }

@@ -70,6 +70,9 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var legacyProbeMark: Int?
     /// The loop's close watch saw the peer's FIN (legacy semantics).
     var legacyPeerFinished = false
+    /// The read source reported the end (legacy semantics): reads go on without it until the
+    /// transport reports the end itself.
+    var legacyReadsToEnd = false
     var tlsHandshaking = false
     /// The host string given to connect, for the TLS peer-name check.
     var connectHostString: String?

@@ -71,6 +71,24 @@ struct CloseTests {
         }
     }
 
+    @Test(
+        "bytes, then a reset, while a read waits: the bytes are the read's (unreadData), then ECONNRESET",
+        arguments: RunLoopSocket.Engine.allCases)
+    func bytesThenReset(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let connection = try ClientConnection(engine: engine)
+            connection.client.readData(to: RunLoopSocket.crlfData, withTimeout: 5, tag: 1)
+            connection.peer.send("PO")
+            connection.peer.reset()
+            #expect(runUntil { connection.events.contains(.didDisconnect) })
+            #expect(
+                Array(connection.events.suffix(2)) == [
+                    .willDisconnect(domain: NSPOSIXErrorDomain, code: Int(ECONNRESET)), .didDisconnect,
+                ])
+            #expect(connection.recorder.unread["client"] == Data("PO".utf8))
+        }
+    }
+
     @Test("the listening port is free when the listener's didDisconnect runs", arguments: RunLoopSocket.Engine.allCases)
     func listenerPortReleased(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
