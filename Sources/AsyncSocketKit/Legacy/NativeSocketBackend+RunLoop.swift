@@ -55,6 +55,7 @@ extension NativeSocketBackend {
 
     private func unregisterEverything() {
         cancelScheduledWork()
+        renewScheduledWork()
         source?.cancel()
         source = nil
         for listener in listenSources {

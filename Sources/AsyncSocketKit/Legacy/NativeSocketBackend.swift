@@ -32,9 +32,9 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var connectTimer: RunLoopTimer?
     var connectDeadline: UInt64?
     var acceptPauseTimer: RunLoopTimer?
-    lazy var readDequeue = PerformItem(modes: modes) { [weak self] in self?.maybeDequeueRead() }
-    lazy var writeDequeue = PerformItem(modes: modes) { [weak self] in self?.maybeDequeueWrite() }
-    lazy var scheduledDisconnect = PerformItem(modes: modes) { [weak self] in self?.disconnect() }
+    lazy var readDequeue = deferred { $0.maybeDequeueRead() }
+    lazy var writeDequeue = deferred { $0.maybeDequeueWrite() }
+    lazy var scheduledDisconnect = deferred { $0.disconnect() }
 
     var started = false
     var connected = false
@@ -103,6 +103,21 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
 
     func scheduleWriteDequeue() {
         schedule(writeDequeue)
+    }
+
+    /// A reusable deferred action of this socket, in its modes.
+    private func deferred(_ action: @escaping (NativeSocketBackend) -> Void) -> PerformItem {
+        PerformItem(modes: modes) { [weak self] in
+            if let self { action(self) }
+        }
+    }
+
+    /// New items for the deferred actions, for a socket moving to another loop: the old loop's queue
+    /// may still hold entries of the old items, which that loop's thread reads as it skips them.
+    func renewScheduledWork() {
+        readDequeue = deferred { $0.maybeDequeueRead() }
+        writeDequeue = deferred { $0.maybeDequeueWrite() }
+        scheduledDisconnect = deferred { $0.disconnect() }
     }
 
     func cancelScheduledWork() {
