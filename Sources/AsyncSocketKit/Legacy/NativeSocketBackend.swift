@@ -19,7 +19,9 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     let logger: Logger?
 
     var loop: EventRunLoop?
-    var modes: [RunLoopMode] = [.default]
+    /// Starts as one shared array, so a new socket allocates none for it.
+    var modes = NativeSocketBackend.defaultModes
+    private static let defaultModes: [RunLoopMode] = [.default]
 
     /// The connected (or connecting, by address) descriptor.
     var fd: Int32 = -1
