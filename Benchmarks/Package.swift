@@ -9,6 +9,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "CLibeventRaw", linkerSettings: [.linkedLibrary("event_core")]),
+        .target(name: "CMallocCounter"),
         .executableTarget(
             name: "RunLoopBench",
             dependencies: [
@@ -30,7 +31,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "EngineBench",
-            dependencies: [.product(name: "AsyncSocketCore", package: "AsyncSocketKit")]
+            dependencies: ["CMallocCounter", .product(name: "AsyncSocketCore", package: "AsyncSocketKit")]
         ),
     ],
     swiftLanguageModes: [.v6]

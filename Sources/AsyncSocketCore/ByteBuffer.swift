@@ -118,6 +118,7 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// Hands the unread bytes over as `Data`, without a copy when nothing was read from the front.
+    /// Spare room is given back (an in-place shrink) only when it is worth a call.
     public mutating func takeData() -> Data {
         guard count > 0, let base else {
             removeAll()
@@ -129,7 +130,7 @@ public struct ByteBuffer: ~Copyable {
             return data
         }
         let live = count
-        let fitted = realloc(base, live) ?? base
+        let fitted = capacity - live > max(256, live / 8) ? realloc(base, live) ?? base : base
         self.base = nil
         capacity = 0
         removeAll()

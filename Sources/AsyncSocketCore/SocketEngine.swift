@@ -20,7 +20,8 @@ public final class SocketEngine {
         /// Reads to a separator read ahead into the prebuffer (the legacy default); when off they never
         /// take a byte past the separator, leaving the rest in the transport.
         public var prebuffering: Bool
-        /// Bytes asked of the transport at once when reading ahead or reading what is available.
+        /// Bytes asked of the transport at once when reading ahead into the prebuffer (reads of what
+        /// is available size themselves, see ``SocketEngine/availableReadSize``).
         public var readChunk: Int
 
         public init(prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
@@ -42,6 +43,10 @@ public final class SocketEngine {
     public private(set) var transportEnded = false
     /// Bytes examined by separator searches (for the linear-cost benchmark).
     public private(set) var scannedBytes = 0
+    /// The room a read of available bytes starts with: what the last one took, rounded up to a power
+    /// of two, between 2 KiB and 1 MiB. A small exchange allocates little; a stream gets large reads
+    /// (the item's buffer doubles while the transport keeps filling it), each byte read in place.
+    public private(set) var availableReadSize = 2048
 
     private var readPass = ReadPassState()
     private var writePass = WritePassState()
@@ -192,7 +197,7 @@ public final class SocketEngine {
             let space: UnsafeMutableRawBufferPointer
             switch item.kind {
             case .available:
-                space = item.writableSpace(minimum: configuration.readChunk, maximum: configuration.readChunk)
+                space = item.writableSpace(minimum: availableReadSize, maximum: .max)
                 readPass.target = .item
             case .length:
                 let remaining = item.remainingAllowance
@@ -282,6 +287,9 @@ public final class SocketEngine {
         case .separator: done = readPass.foundSeparator
         }
         if done {
+            if case .available = item.kind {
+                availableReadSize = Self.availableReadSize(after: item.bytesDone)
+            }
             result.completed = (item.finish(), item.tag)
             currentRead = nil
             prebuffer.releaseIfEmpty(above: 4 * configuration.readChunk)
@@ -302,6 +310,14 @@ public final class SocketEngine {
             result.waitsForReadable = true
         }
         return result
+    }
+
+    private static func availableReadSize(after bytes: Int) -> Int {
+        var size = 2048
+        while size < bytes && size < 1 << 20 {
+            size <<= 1
+        }
+        return size
     }
 
     private func isAvailableKind(_ item: ReadItem) -> Bool {

@@ -2,6 +2,7 @@
 //
 //   swift run -c release --package-path Benchmarks EngineBench
 import AsyncSocketCore
+import CMallocCounter
 import Foundation
 
 /// Hands out a fixed input in chunks of at most `chunk` bytes, one chunk per read call.
@@ -103,4 +104,76 @@ for chunk in [65_536, 4_096] where phases.isEmpty || phases.contains("lines") {
     print(
         "| 1 M 32-byte lines through the engine, \(chunk / 1024) KiB reads: lines/s | "
             + "\(Int(Double(lineCount) / elapsed)) |")
+}
+
+// Allocations (malloc-family calls, counted by CMallocCounter) per operation, averaged over many.
+if phases.isEmpty || phases.contains("allocs") {
+    let operations = 100_000
+    func allocations(_ body: () -> Void) -> Double {
+        let before = mc_allocations()
+        body()
+        return Double(mc_allocations() - before) / Double(operations)
+    }
+    func report(_ what: String, _ value: Double) {
+        print("| allocations per \(what) | \(String(format: "%.2f", value)) |")
+    }
+    let separator: [UInt8] = [10]
+    let line = [UInt8](repeating: UInt8(ascii: "x"), count: 31) + separator
+
+    // Reads to "\n" served from the prebuffer: queueing (enqueue + dequeue) and completing (the pass).
+    let lineEngine = SocketEngine()
+    let lineTransport = MemoryTransport(
+        input: Array([[UInt8]](repeating: line, count: operations * 2).joined()), chunk: 65_536)
+    var queueing = 0.0
+    var completing = 0.0
+    for _ in 0..<2 {
+        queueing = 0
+        completing = 0
+        for _ in 0..<operations {
+            var before = mc_allocations()
+            _ = lineEngine.enqueueRead(ReadRequest(kind: .separator(separator, maxLength: 0), timeout: -1, tag: 0))
+            _ = lineEngine.dequeueRead()
+            queueing += Double(mc_allocations() - before)
+            before = mc_allocations()
+            lineTransport.armed = true
+            let result = lineEngine.runReadPass(transportReadable: true, transport: lineTransport)
+            precondition(result.completed?.data.count == 32, "a line went missing")
+            completing += Double(mc_allocations() - before)
+        }
+    }
+    report("queued read to \"\\n\" (enqueue + dequeue)", queueing / Double(operations))
+    report("completed 32-byte read to \"\\n\" from the prebuffer (pass + result Data)", completing / Double(operations))
+
+    // Read-any of 64 bytes straight from the transport, the ping-pong case.
+    let anyEngine = SocketEngine()
+    let anyTransport = MemoryTransport(input: [UInt8](repeating: 7, count: 64 * operations * 2), chunk: 64)
+    var anyTotal = 0.0
+    for _ in 0..<2 {
+        anyTotal = allocations {
+            for _ in 0..<operations {
+                _ = anyEngine.enqueueRead(ReadRequest(kind: .available(maxLength: 0), timeout: -1, tag: 0))
+                _ = anyEngine.dequeueRead()
+                anyTransport.armed = true
+                let result = anyEngine.runReadPass(transportReadable: true, transport: anyTransport)
+                precondition(result.completed?.data.count == 64, "a read went missing")
+            }
+        }
+    }
+    report("64-byte read-any from the transport (queue + pass + result Data)", anyTotal)
+
+    // A write of 64 bytes: queue, dequeue, one write pass.
+    let writeEngine = SocketEngine()
+    let payload = Data(repeating: 1, count: 64)
+    var writeTotal = 0.0
+    for _ in 0..<2 {
+        writeTotal = allocations {
+            for _ in 0..<operations {
+                _ = writeEngine.enqueueWrite(payload, timeout: -1, tag: 0)
+                _ = writeEngine.dequeueWrite()
+                let result = writeEngine.runWritePass(transportWritable: true, transport: anyTransport)
+                precondition(result.completedTag == 0, "a write did not complete")
+            }
+        }
+    }
+    report("64-byte write (queue + pass)", writeTotal)
 }

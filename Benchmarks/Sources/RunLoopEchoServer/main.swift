@@ -2,7 +2,7 @@
 // raw echo on PORT (read what is available, write it back) and line echo on PORT+1 (read to "\n",
 // write the line back). One EventRunLoop thread, TCP_NODELAY like the peers.
 //
-//   RunLoopEchoServer PORT
+//   RunLoopEchoServer PORT [--engine native|queue-core]
 import AsyncSocketKit
 import Foundation
 
@@ -68,15 +68,21 @@ final class EchoDelegate: RunLoopSocketDelegate {
     }
 }
 
-guard CommandLine.arguments.count >= 2, let port = UInt16(CommandLine.arguments[1]) else {
-    print("usage: RunLoopEchoServer PORT")
+let arguments = Array(CommandLine.arguments.dropFirst())
+let engineName = arguments.firstIndex(of: "--engine").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+guard let portArgument = arguments.first, let port = UInt16(portArgument),
+    let engine = RunLoopSocket.Engine(rawValue: engineName ?? "native")
+else {
+    print("usage: RunLoopEchoServer PORT [--engine native|queue-core]")
     exit(2)
 }
 signal(SIGPIPE, SIG_IGN)
 let raw = EchoDelegate(lines: false)
 let lines = EchoDelegate(lines: true)
-let rawListener = RunLoopSocket(delegate: raw)
-let lineListener = RunLoopSocket(delegate: lines)
+let rawListener = RunLoopSocket(delegate: raw, engine: engine)
+let lineListener = RunLoopSocket(delegate: lines, engine: engine)
 do {
     try rawListener.acceptOnInterface("127.0.0.1", port: port)
     try lineListener.acceptOnInterface("127.0.0.1", port: port + 1)

@@ -129,7 +129,7 @@ extension NativeSocketBackend: ByteTransport {
         let generation = self.generation
         if result.partialLength > 0, let owner {
             delegate?.onSocket(owner, didReadPartialDataOfLength: result.partialLength, tag: result.partialTag)
-            guard carriesOn(after: generation, { $0.finishReadPass(result) }) else { return }
+            guard goesOn(after: generation) else { return carryOver(after: generation) { $0.finishReadPass(result) } }
         }
         finishReadPass(result)
     }
@@ -142,7 +142,9 @@ extension NativeSocketBackend: ByteTransport {
             if let owner {
                 delegate?.onSocket(owner, didRead: data, withTag: tag)
             }
-            guard carriesOn(after: generation, { $0.closeOnFailure(of: result.failure) }) else { return }
+            guard goesOn(after: generation) else {
+                return carryOver(after: generation) { $0.closeOnFailure(of: result.failure) }
+            }
             if result.failure == nil {
                 scheduleReadDequeue()
                 return
@@ -163,7 +165,9 @@ extension NativeSocketBackend: ByteTransport {
         let extensionSeconds =
             delegate?.onSocket(
                 owner, shouldTimeoutReadWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone) ?? 0
-        guard carriesOn(after: generation, { $0.applyReadExtension(extensionSeconds) }) else { return }
+        guard goesOn(after: generation) else {
+            return carryOver(after: generation) { $0.applyReadExtension(extensionSeconds) }
+        }
         applyReadExtension(extensionSeconds)
     }
 
@@ -214,7 +218,7 @@ extension NativeSocketBackend: ByteTransport {
         let generation = self.generation
         if result.partialLength > 0, let owner {
             delegate?.onSocket(owner, didWritePartialDataOfLength: result.partialLength, tag: result.partialTag)
-            guard carriesOn(after: generation, { $0.finishWritePass(result) }) else { return }
+            guard goesOn(after: generation) else { return carryOver(after: generation) { $0.finishWritePass(result) } }
         }
         finishWritePass(result)
     }
@@ -227,7 +231,9 @@ extension NativeSocketBackend: ByteTransport {
             if let owner {
                 delegate?.onSocket(owner, didWriteDataWithTag: tag)
             }
-            guard carriesOn(after: generation, { $0.closeOnFailure(of: result.failure) }) else { return }
+            guard goesOn(after: generation) else {
+                return carryOver(after: generation) { $0.closeOnFailure(of: result.failure) }
+            }
             scheduleWriteDequeue()
         }
         closeOnFailure(of: result.failure)
@@ -239,7 +245,9 @@ extension NativeSocketBackend: ByteTransport {
         let extensionSeconds =
             delegate?.onSocket(
                 owner, shouldTimeoutWriteWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone) ?? 0
-        guard carriesOn(after: generation, { $0.applyWriteExtension(extensionSeconds) }) else { return }
+        guard goesOn(after: generation) else {
+            return carryOver(after: generation) { $0.applyWriteExtension(extensionSeconds) }
+        }
         applyWriteExtension(extensionSeconds)
     }
 
@@ -312,7 +320,7 @@ extension NativeSocketBackend: ByteTransport {
             if let owner {
                 delegate?.onSocketDidSecure(owner)
             }
-            guard carriesOn(after: generation, { _ in }) else { return }
+            guard goesOn(after: generation) else { return carryOver(after: generation) { _ in } }
             scheduleReadDequeue()
             scheduleWriteDequeue()
         case .failed(let error):

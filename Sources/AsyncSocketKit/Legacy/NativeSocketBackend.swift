@@ -19,7 +19,9 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     let logger: Logger?
 
     var loop: EventRunLoop?
-    var modes: [RunLoopMode] = [.default]
+    /// Starts as one shared array, so a new socket allocates none for it.
+    var modes = NativeSocketBackend.defaultModes
+    private static let defaultModes: [RunLoopMode] = [.default]
 
     /// The connected (or connecting, by address) descriptor.
     var fd: Int32 = -1
@@ -84,17 +86,24 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     }
 
     /// Whether the work after a delegate callback goes on here: not when the callback closed the
-    /// socket, nor when it moved the socket to another loop — there `rest` runs instead, after the
-    /// move has registered everything again (which schedules the dequeues itself).
-    func carriesOn(after generation: Int, _ rest: @escaping (NativeSocketBackend) -> Void) -> Bool {
+    /// socket, nor when it moved the socket to another loop. When it does not, the caller hands the
+    /// rest of its work to ``carryOver(after:_:)``; the closure is formed only on that path, so a
+    /// callback costs no allocation.
+    func goesOn(after generation: Int) -> Bool {
         guard generation == self.generation else { return false }
-        guard let loop, !loop.isCurrent else { return true }
+        guard let loop else { return true }
+        return loop.isCurrent
+    }
+
+    /// After a callback that moved the socket, runs `rest` on the new loop once the move has
+    /// registered everything again (which schedules the dequeues itself); after a close, nothing.
+    func carryOver(after generation: Int, _ rest: @escaping (NativeSocketBackend) -> Void) {
+        guard generation == self.generation, let loop, !loop.isCurrent else { return }
         let box = NativeRest(body: rest)
         loop.perform(inModes: modes) { [self] in
             guard generation == self.generation, self.loop === loop else { return }
             box.body(self)
         }
-        return false
     }
 
     func scheduleReadDequeue() {

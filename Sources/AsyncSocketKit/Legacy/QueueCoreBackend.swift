@@ -60,7 +60,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         let socket = QueueSocket(
             delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
         socket.adoptLegacySemantics(preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
-        bridge.retain(socket)
+        bridge.serve(socket)
         self.bridge = bridge
         queue = socket
         return socket
@@ -72,7 +72,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         let bridge = QueueCoreBridge(backend: self, epoch: epoch)
         socket.adoptLegacySemantics(preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
         socket.synchronouslySetDelegate(bridge, delegateQueue: bridge.queue)
-        bridge.retain(socket)
+        bridge.serve(socket)
         self.bridge = bridge
         queue = socket
     }

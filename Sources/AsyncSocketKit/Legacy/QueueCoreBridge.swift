@@ -11,10 +11,19 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     private weak var backend: QueueCoreBackend?
     private let epoch: Int
     private let kept = Lock<[ObjectIdentifier: QueueSocket]>([:])
+    /// The QueueSocket this bridge serves (set once, before it starts). Sockets it accepted report
+    /// here too until their legacy child adopts them.
+    private let served = Lock<ObjectIdentifier?>(nil)
 
     init(backend: QueueCoreBackend, epoch: Int) {
         self.backend = backend
         self.epoch = epoch
+    }
+
+    /// Marks `socket` as the one this bridge serves, and keeps it.
+    func serve(_ socket: QueueSocket) {
+        served.withLock { $0 = ObjectIdentifier(socket) }
+        retain(socket)
     }
 
     func retain(_ socket: QueueSocket) {
@@ -97,6 +106,20 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
         let unread = error == nil ? nil : sock.takeUnreadData()
         release(sock)
+        guard served.withLock({ $0 }) == ObjectIdentifier(sock) else {
+            // A socket this listener accepted closed before its legacy child adopted it. The child is
+            // made on the loop by the `accepted` delivery queued before this one, so once there, the
+            // child's own bridge reports the close; the listener itself stays open.
+            deliver { [self] _ in
+                guard let adopter = sock.delegate as? QueueCoreBridge, adopter !== self else { return }
+                adopter.reportClosed(error: error, unread: unread)
+            }
+            return
+        }
+        reportClosed(error: error, unread: unread)
+    }
+
+    private func reportClosed(error: (any Error)?, unread: Data?) {
         deliver { $0.queueSocketClosed(error: error, unread: unread) }
     }
 }

@@ -24,11 +24,25 @@ public final class RunLoopFileSource {
     public private(set) var modes: [RunLoopMode]
     private var registrations: [Registrations] = []
 
-    private struct Registrations {
+    /// One mode's libevent events. The read event always exists (it names the mode); the write and
+    /// peer-close events are made the first time they are wanted, so an idle connection that only
+    /// waits to read costs one event.
+    private final class Registrations {
         let read: EventRegistration
-        let write: EventRegistration
-        let close: EventRegistration
-        var all: [EventRegistration] { [read, write, close] }
+        var write: EventRegistration?
+        var close: EventRegistration?
+
+        init(read: EventRegistration) {
+            self.read = read
+        }
+
+        var context: ModeContext { read.context }
+
+        func retireAll() {
+            read.retire()
+            write?.retire()
+            close?.retire()
+        }
     }
     /// Whether ``cancel()`` was called (or the loop's thread ended).
     public private(set) var isCancelled = false
@@ -57,7 +71,7 @@ public final class RunLoopFileSource {
             guard wantsPeerClose != oldValue else { return }
             loop.checkThread("RunLoopFileSource.wantsPeerClose")
             for set in registrations {
-                apply(wantsPeerClose, to: set.close)
+                apply(wantsPeerClose, to: registration(.peerClosed, in: set))
             }
         }
     }
@@ -68,12 +82,13 @@ public final class RunLoopFileSource {
             guard wantsWritable != oldValue else { return }
             loop.checkThread("RunLoopFileSource.wantsWritable")
             for set in registrations {
-                apply(wantsWritable, to: set.write)
+                apply(wantsWritable, to: registration(.writable, in: set))
             }
         }
     }
 
-    private func apply(_ wanted: Bool, to registration: EventRegistration) {
+    private func apply(_ wanted: Bool, to registration: EventRegistration?) {
+        guard let registration else { return }
         if wanted {
             if !registration.isAdded {
                 registration.add()
@@ -81,6 +96,23 @@ public final class RunLoopFileSource {
         } else {
             registration.remove()
         }
+    }
+
+    /// The write or peer-close event of `set`, made on first use (only when it is wanted).
+    private func registration(_ kind: EventRegistration.Kind, in set: Registrations) -> EventRegistration? {
+        let wanted = kind == .writable ? wantsWritable : wantsPeerClose
+        if let existing = kind == .writable ? set.write : set.close {
+            return existing
+        }
+        guard wanted else { return nil }
+        let made = EventRegistration(kind: kind, context: set.context, fileDescriptor: fileDescriptor)
+        made.fileSource = self
+        if kind == .writable {
+            set.write = made
+        } else {
+            set.close = made
+        }
+        return made
     }
 
     /// Replaces the source's modes. An empty list leaves the source registered but serviced nowhere.
@@ -113,28 +145,22 @@ public final class RunLoopFileSource {
         let wanted = loop.effectiveModes(modes)
         var kept: [Registrations] = []
         for set in registrations {
-            if wanted.contains(set.read.context.mode) {
+            if wanted.contains(set.context.mode) {
                 kept.append(set)
             } else {
-                set.read.context.registeredCount -= 1
-                for registration in set.all {
-                    registration.retire()
-                }
+                set.context.registeredCount -= 1
+                set.retireAll()
             }
         }
-        for mode in wanted where !kept.contains(where: { $0.read.context.mode == mode }) {
+        for mode in wanted where !kept.contains(where: { $0.context.mode == mode }) {
             let context = loop.context(for: mode)
             context.registeredCount += 1
             let read = EventRegistration(kind: .readable, context: context, fileDescriptor: fileDescriptor)
-            let write = EventRegistration(kind: .writable, context: context, fileDescriptor: fileDescriptor)
-            let close = EventRegistration(kind: .peerClosed, context: context, fileDescriptor: fileDescriptor)
-            let set = Registrations(read: read, write: write, close: close)
-            for registration in set.all {
-                registration.fileSource = self
-            }
+            read.fileSource = self
+            let set = Registrations(read: read)
             apply(wantsReadable, to: read)
-            apply(wantsWritable, to: write)
-            apply(wantsPeerClose, to: close)
+            apply(wantsWritable, to: registration(.writable, in: set))
+            apply(wantsPeerClose, to: registration(.peerClosed, in: set))
             kept.append(set)
         }
         registrations = kept
@@ -145,10 +171,8 @@ public final class RunLoopFileSource {
         guard !isCancelled else { return }
         isCancelled = true
         for set in registrations {
-            set.read.context.registeredCount -= 1
-            for registration in set.all {
-                registration.retire()
-            }
+            set.context.registeredCount -= 1
+            set.retireAll()
         }
         registrations.removeAll()
         loop.fileSources[ObjectIdentifier(self)] = nil

@@ -47,9 +47,10 @@ struct FileSourceScaleTests {
                 }
                 if !ok { exit(2) }
             }
-            // The thread's loop (its bases, eventfd and timerfds) is gone once the thread ended.
+            // The thread's loop (its bases, eventfd and timerfds) is gone once the thread ended. (Fewer
+            // than at the baseline is no leak: the test harness may close a descriptor of its own.)
             let after = openFileDescriptorCount()
-            if after != baseline { exit(Int32(10 + after - baseline)) }
+            if after > baseline { exit(Int32(10 + after - baseline)) }
         }
     }
 
@@ -74,7 +75,7 @@ struct FileSourceScaleTests {
                 worker.terminate()
             }
             let after = openFileDescriptorCount()
-            if after != baseline {
+            if after > baseline {
                 print("descriptors before=\(baseline) after=\(after)")
                 exit(1)
             }

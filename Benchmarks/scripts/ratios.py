@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Turn one run-baselines raw file into a Markdown report with ratios of our servers to libevent-C
+(libev-ev), SwiftNIO (nio) and the Dispatch stand-in (dispatch), and the step-7 targets.
+
+    ratios.py RAW COMMAND [PEER_RESULTS_MD] > RESULTS.md
+"""
+import re
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+raw, command = sys.argv[1], sys.argv[2]
+peer_md = sys.argv[3] if len(sys.argv) > 3 else None
+values = defaultdict(list)  # (label, metric, server) -> [values]
+servers, failures = [], []
+for line in open(raw):
+    kv = dict(re.findall(r"(\w+)=(\S+)", line))
+    if kv.get("server") and kv["server"] not in servers:
+        servers.append(kv["server"])
+    if "FAILED" in line:
+        failures.append(line.strip())
+        continue
+    for key, value in kv.items():
+        try:
+            values[(kv.get("label"), key, kv.get("server"))].append(float(value))
+        except ValueError:
+            pass
+
+THROUGHPUT = [
+    ("bulk_c1", "MiB_s", "bulk 1 conn, MiB/s"),
+    ("bulk_c4", "MiB_s", "bulk 4 conns, MiB/s"),
+    ("pp_c1", "rtt_s", "ping-pong 1 conn (cross-core), rt/s"),
+    ("pp_c50", "rtt_s", "ping-pong 50 conns (cross-core), rt/s"),
+    ("pp_c1_same", "rtt_s", "ping-pong 1 conn, same core, rt/s"),
+    ("pp_c50_same", "rtt_s", "ping-pong 50 conns, same core, rt/s"),
+    ("lines", "lines_s", "lines 1 M x 32 B, lines/s"),
+    ("accept", "conns_s", "accept (connect+close), conns/s"),
+    ("accept_echo", "conns_s", "accept+echo, conns/s"),
+]
+LATENCY = [
+    ("pp_c1_same", "p50_us", "ping-pong 1 conn same core, p50 µs"),
+    ("pp_c1_same", "p99_us", "ping-pong 1 conn same core, p99 µs"),
+    ("pp_c50_same", "p50_us", "ping-pong 50 conns same core, p50 µs"),
+]
+OURS = [s for s in ("runloop", "runloop-qc", "queue") if s in servers]
+PEERS = [s for s in servers if s not in OURS]
+
+
+def median(label, metric, server):
+    vals = values.get((label, metric, server))
+    return statistics.median(vals) if vals else None
+
+
+def fmt(v):
+    if v is None:
+        return "–"
+    return f"{v:,.0f}" if v >= 100 else f"{v:.1f}"
+
+
+def cell(label, metric, server):
+    vals = values.get((label, metric, server))
+    if not vals:
+        return "–"
+    if len(vals) == 1:
+        return f"**{fmt(vals[0])}**"
+    return f"**{fmt(statistics.median(vals))}** ({fmt(min(vals))}–{fmt(max(vals))})"
+
+
+def ratio(label, metric, a, b):
+    x, y = median(label, metric, a), median(label, metric, b)
+    if x is None or y is None or y == 0:
+        return "–"
+    return f"{x / y:.2f}×"
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=20).stdout.strip()
+    except Exception as error:  # noqa: BLE001
+        return f"n/a ({error})"
+
+
+reps = max((len(v) for v in values.values()), default=0)
+print("# AsyncSocketKit echo servers next to the peers\n")
+print(f"One run of `run-baselines.sh` through `Benchmarks/run-all.sh`, {reps} repeat(s) per cell, interleaved; "
+      f"raw file `{raw}`. Every number below comes from this one run: compare only within it.\n")
+print(f"Command: `{command}`\n")
+cpu_model = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
+print(f"Machine: {sh('nproc')} CPUs, {cpu_model}, "
+      f"{sh('swift --version 2>&1 | head -1')}, load before the run: {sh('cat /proc/loadavg')}.\n")
+print("Servers: **runloop** = `RunLoopSocket` (native engine), **runloop-qc** = `RunLoopSocket` on the queue "
+      "core, **queue** = `QueueSocket`; peers as in `shared/bench/README.md`.\n")
+
+print("## Throughput: median (min–max)\n")
+print("| test | " + " | ".join(servers) + " |")
+print("|---|" + "---|" * len(servers))
+for label, metric, title in THROUGHPUT + LATENCY:
+    print(f"| {title} | " + " | ".join(cell(label, metric, s) for s in servers) + " |")
+
+print("\n## Ratios of medians (higher is better)\n")
+columns = []
+for ours in OURS:
+    for peer in ("libev-ev", "nio", "dispatch"):
+        if peer in servers and not (ours != "queue" and peer == "dispatch"):
+            columns.append((ours, peer))
+print("| test | " + " | ".join(f"{o} / {p}" for o, p in columns) + " |")
+print("|---|" + "---|" * len(columns))
+for label, metric, title in THROUGHPUT:
+    print(f"| {title} | " + " | ".join(ratio(label, metric, o, p) for o, p in columns) + " |")
+
+TARGETS = [
+    ("runloop", "libev-ev", "bulk_c1", "MiB_s", 0.9), ("runloop", "libev-ev", "bulk_c4", "MiB_s", 0.9),
+    ("runloop", "libev-ev", "pp_c1_same", "rtt_s", 0.85), ("runloop", "libev-ev", "pp_c50_same", "rtt_s", 0.85),
+    ("runloop", "libev-ev", "accept_echo", "conns_s", 0.8), ("runloop", "nio", "lines", "lines_s", 2.0),
+    ("queue", "nio", "bulk_c1", "MiB_s", 0.8), ("queue", "nio", "bulk_c4", "MiB_s", 0.8),
+    ("queue", "nio", "pp_c1_same", "rtt_s", 0.8), ("queue", "nio", "pp_c50_same", "rtt_s", 0.8),
+] + [("queue", "dispatch", label, metric, 1.0) for label, metric, _ in THROUGHPUT]
+print("\n## Step-7 targets\n")
+print("| target | ratio | met |")
+print("|---|---|---|")
+for ours, peer, label, metric, goal in TARGETS:
+    if ours not in servers or peer not in servers:
+        continue
+    x, y = median(label, metric, ours), median(label, metric, peer)
+    if x is None or y is None:
+        continue
+    print(f"| {ours} {label} ≥ {goal}× {peer} | {x / y:.2f}× | {'yes' if x / y >= goal else 'no'} |")
+
+print("\n## Server CPU (% of one core) and host steal (%): median\n")
+print("| test | " + " | ".join(servers) + " |")
+print("|---|" + "---|" * len(servers))
+for label, _, _ in THROUGHPUT:
+    cells = [f"{fmt(median(label, 'server_cpu_pct', s))} / {fmt(median(label, 'steal_pct', s))}" for s in servers]
+    print(f"| {label} | " + " | ".join(cells) + " |")
+if failures:
+    print("\n## Failures\n")
+    for failure in failures:
+        print(f"- `{failure}`")
