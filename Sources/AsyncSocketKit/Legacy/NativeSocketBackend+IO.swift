@@ -127,8 +127,9 @@ extension NativeSocketBackend: ByteTransport {
             source?.wantsPeerClose = false
         }
         let generation = self.generation
-        if result.partialLength > 0, let owner {
-            delegate?.onSocket(owner, didReadPartialDataOfLength: result.partialLength, tag: result.partialTag)
+        if result.partialLength > 0, let owner = callbackOwner {
+            owner.delegateForCallbacks?.onSocket(
+                owner, didReadPartialDataOfLength: result.partialLength, tag: result.partialTag)
             guard goesOn(after: generation) else { return carryOver(after: generation) { $0.finishReadPass(result) } }
         }
         finishReadPass(result)
@@ -139,8 +140,8 @@ extension NativeSocketBackend: ByteTransport {
         let generation = self.generation
         if let (data, tag) = result.completed {
             readTimer?.disarm()
-            if let owner {
-                delegate?.onSocket(owner, didRead: data, withTag: tag)
+            if let owner = callbackOwner {
+                owner.delegateForCallbacks?.onSocket(owner, didRead: data, withTag: tag)
             }
             guard goesOn(after: generation) else {
                 return carryOver(after: generation) { $0.closeOnFailure(of: result.failure) }
@@ -160,7 +161,7 @@ extension NativeSocketBackend: ByteTransport {
     }
 
     func readTimerFired() {
-        guard let query = engine.readTimeoutQuery, let owner else { return }
+        guard let query = engine.readTimeoutQuery, let owner = callbackOwner else { return }
         let generation = self.generation
         let extensionSeconds =
             delegate?.onSocket(
@@ -216,8 +217,9 @@ extension NativeSocketBackend: ByteTransport {
             source?.wantsWritable = true
         }
         let generation = self.generation
-        if result.partialLength > 0, let owner {
-            delegate?.onSocket(owner, didWritePartialDataOfLength: result.partialLength, tag: result.partialTag)
+        if result.partialLength > 0, let owner = callbackOwner {
+            owner.delegateForCallbacks?.onSocket(
+                owner, didWritePartialDataOfLength: result.partialLength, tag: result.partialTag)
             guard goesOn(after: generation) else { return carryOver(after: generation) { $0.finishWritePass(result) } }
         }
         finishWritePass(result)
@@ -228,8 +230,8 @@ extension NativeSocketBackend: ByteTransport {
         let generation = self.generation
         if let tag = result.completedTag {
             writeTimer?.disarm()
-            if let owner {
-                delegate?.onSocket(owner, didWriteDataWithTag: tag)
+            if let owner = callbackOwner {
+                owner.delegateForCallbacks?.onSocket(owner, didWriteDataWithTag: tag)
             }
             guard goesOn(after: generation) else {
                 return carryOver(after: generation) { $0.closeOnFailure(of: result.failure) }
@@ -240,7 +242,7 @@ extension NativeSocketBackend: ByteTransport {
     }
 
     func writeTimerFired() {
-        guard let query = engine.writeTimeoutQuery, let owner else { return }
+        guard let query = engine.writeTimeoutQuery, let owner = callbackOwner else { return }
         let generation = self.generation
         let extensionSeconds =
             delegate?.onSocket(
@@ -317,8 +319,8 @@ extension NativeSocketBackend: ByteTransport {
             source?.wantsWritable = tls.hasPendingCiphertext
             engine.completeTLS()
             let generation = self.generation
-            if let owner {
-                delegate?.onSocketDidSecure(owner)
+            if let owner = callbackOwner {
+                owner.delegateForCallbacks?.onSocketDidSecure(owner)
             }
             guard goesOn(after: generation) else { return carryOver(after: generation) { _ in } }
             scheduleReadDequeue()

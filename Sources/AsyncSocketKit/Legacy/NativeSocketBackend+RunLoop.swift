@@ -42,7 +42,7 @@ extension NativeSocketBackend {
             attempt.source?.setModes(modes)
         }
         connectAttempt?.nextTimer?.setModes(modes)
-        for item in [readDequeue, writeDequeue, scheduledDisconnect] where item.isScheduled {
+        for case let item? in [readDequeue, writeDequeue, scheduledDisconnect] where item.isScheduled {
             schedule(item)
         }
         return true
@@ -54,8 +54,7 @@ extension NativeSocketBackend {
     }
 
     private func unregisterEverything() {
-        cancelScheduledWork()
-        renewScheduledWork()
+        dropScheduledWork()
         source?.cancel()
         source = nil
         for listener in listenSources {
@@ -111,7 +110,7 @@ extension NativeSocketBackend {
         scheduleReadDequeue()
         scheduleWriteDequeue()
         if engine.disconnectConditionHolds {
-            schedule(scheduledDisconnect)
+            scheduleDisconnect()
         }
     }
 }

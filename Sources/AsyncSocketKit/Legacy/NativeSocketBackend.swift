@@ -34,9 +34,12 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var connectTimer: RunLoopTimer?
     var connectDeadline: UInt64?
     var acceptPauseTimer: RunLoopTimer?
-    lazy var readDequeue = deferred { $0.maybeDequeueRead() }
-    lazy var writeDequeue = deferred { $0.maybeDequeueWrite() }
-    lazy var scheduledDisconnect = deferred { $0.disconnect() }
+    /// The deferred actions, made on first use while the socket has a loop. They hold the socket
+    /// strongly (no weak load per pass); ``dropScheduledWork()`` breaks that cycle on every close
+    /// and move, and the facade's deinit does too.
+    var readDequeue: PerformItem?
+    var writeDequeue: PerformItem?
+    var scheduledDisconnect: PerformItem?
 
     var started = false
     var connected = false
@@ -59,7 +62,11 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
         self.logger = logger
     }
 
-    var delegate: (any RunLoopSocketDelegate)? { owner?.delegate }
+    /// The public object for callbacks: the strong reference while started (no weak load), else
+    /// the weak one.
+    var callbackOwner: RunLoopSocket? { retainedOwner ?? owner }
+
+    var delegate: (any RunLoopSocketDelegate)? { callbackOwner?.delegateForCallbacks }
 
     // MARK: Thread affinity (1.3)
 
@@ -107,33 +114,41 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     }
 
     func scheduleReadDequeue() {
-        schedule(readDequeue)
+        guard loop != nil else { return }
+        if readDequeue == nil {
+            readDequeue = PerformItem(modes: modes) { [self] in maybeDequeueRead() }
+        }
+        schedule(readDequeue!)
     }
 
     func scheduleWriteDequeue() {
-        schedule(writeDequeue)
-    }
-
-    /// A reusable deferred action of this socket, in its modes.
-    private func deferred(_ action: @escaping (NativeSocketBackend) -> Void) -> PerformItem {
-        PerformItem(modes: modes) { [weak self] in
-            if let self { action(self) }
+        guard loop != nil else { return }
+        if writeDequeue == nil {
+            writeDequeue = PerformItem(modes: modes) { [self] in maybeDequeueWrite() }
         }
+        schedule(writeDequeue!)
     }
 
-    /// New items for the deferred actions, for a socket moving to another loop: the old loop's queue
-    /// may still hold entries of the old items, which that loop's thread reads as it skips them.
-    func renewScheduledWork() {
-        readDequeue = deferred { $0.maybeDequeueRead() }
-        writeDequeue = deferred { $0.maybeDequeueWrite() }
-        scheduledDisconnect = deferred { $0.disconnect() }
+    func scheduleDisconnect() {
+        guard loop != nil else { return }
+        if scheduledDisconnect == nil {
+            scheduledDisconnect = PerformItem(modes: modes) { [self] in disconnect() }
+        }
+        schedule(scheduledDisconnect!)
     }
 
-    func cancelScheduledWork() {
-        guard let loop else { return }
-        loop.cancel(readDequeue)
-        loop.cancel(writeDequeue)
-        loop.cancel(scheduledDisconnect)
+    /// Cancels the deferred actions and lets go of them (they hold the socket). A socket moving to
+    /// another loop gets new items there: the old loop's queue may still hold entries of the old
+    /// ones, which that loop's thread reads as it skips them.
+    func dropScheduledWork() {
+        if let loop {
+            for item in [readDequeue, writeDequeue, scheduledDisconnect] {
+                if let item { loop.cancel(item) }
+            }
+        }
+        readDequeue = nil
+        writeDequeue = nil
+        scheduledDisconnect = nil
     }
 
     /// A reusable timer on the socket's loop in its modes.

@@ -313,17 +313,19 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     }
 
     private func dispatch(_ registration: EventRegistration) -> Bool {
-        guard registration.isLive, let source = registration.fileSource else { return false }
+        guard registration.isLive, let source = registration.fileSource, let handler = source.handler else {
+            return false
+        }
         switch registration.kind {
         case .readable:
             guard source.wantsReadable else { return false }
-            source.handler(.readable)
+            handler(.readable)
         case .writable:
             guard source.wantsWritable else { return false }
-            source.handler(.writable)
+            handler(.writable)
         case .peerClosed:
             guard source.wantsPeerClose else { return false }
-            source.handler(.peerClosed)
+            handler(.peerClosed)
         }
         return true
     }
