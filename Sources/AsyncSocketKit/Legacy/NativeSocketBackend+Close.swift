@@ -43,6 +43,7 @@ extension NativeSocketBackend {
         readDequeue = nil
         writeDequeue = nil
         scheduledDisconnect = nil
+        flushItem = nil
     }
 
     func fullClose() {
@@ -83,6 +84,8 @@ extension NativeSocketBackend {
         closingWithError = false
         readableHint = false
         writableHint = false
+        sentByGather = nil
+        gatherError = 0
         peerAddress = nil
         connectHost = nil
         generation += 1

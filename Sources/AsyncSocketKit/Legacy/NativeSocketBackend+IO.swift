@@ -56,7 +56,11 @@ extension NativeSocketBackend: ByteTransport {
         case .writable:
             writableHint = true
             if case .write = engine.currentWrite {
-                doSendBytes()
+                if tls == nil && sentByGather == nil {
+                    flushGatheredWrites()
+                } else {
+                    doSendBytes()
+                }
             } else {
                 flushCiphertext()
             }
@@ -188,21 +192,33 @@ extension NativeSocketBackend: ByteTransport {
     func maybeDequeueWrite() {
         guard connected, started else { return }
         switch engine.dequeueWrite() {
-        case .busy, .empty, .waitingForTLS:
+        case .empty, .waitingForTLS:
             return
-        case .started(let timeout):
-            if let timeout {
-                if writeTimer == nil {
-                    writeTimer = makeTimer { $0.writeTimerFired() }
-                }
-                writeTimer?.rearm(after: timeout)
+        case .busy:
+            // More writes behind one that waits for its flush (or for a loop it moved to).
+            if tls == nil && sentByGather == nil, case .write = engine.currentWrite {
+                gatherWrites()
             }
-            doSendBytes()
+        case .started(let timeout):
+            armWriteTimer(timeout)
+            if tls == nil && sentByGather == nil {
+                gatherWrites()
+            } else {
+                doSendBytes()
+            }
         case .startTLS:
             beginTLS()
         case .disconnect:
             disconnect()
         }
+    }
+
+    func armWriteTimer(_ timeout: TimeInterval?) {
+        guard let timeout else { return }
+        if writeTimer == nil {
+            writeTimer = makeTimer { $0.writeTimerFired() }
+        }
+        writeTimer?.rearm(after: timeout)
     }
 
     func doSendBytes() {
@@ -366,6 +382,9 @@ extension NativeSocketBackend: ByteTransport {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
+        if let credit = sentByGather {
+            return takeGatheredCredit(credit, upTo: bytes.count)
+        }
         let (count, code) = SocketOps.send(fd, bytes)
         if count >= 0 { return .bytes(count) }
         return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)

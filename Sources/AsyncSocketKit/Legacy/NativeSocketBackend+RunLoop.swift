@@ -45,6 +45,7 @@ extension NativeSocketBackend {
         for case let item? in [readDequeue, writeDequeue, scheduledDisconnect] where item.isScheduled {
             schedule(item)
         }
+        flushItem?.modes = modes
         return true
     }
 

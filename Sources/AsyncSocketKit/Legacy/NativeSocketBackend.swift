@@ -40,6 +40,14 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var readDequeue: PerformItem?
     var writeDequeue: PerformItem?
     var scheduledDisconnect: PerformItem?
+    /// Flushes gathered writes before the loop next polls (NativeSocketBackend+Gather.swift).
+    var flushItem: PerformItem?
+    /// While a gathered send is being accounted: the bytes it sent that no write has taken yet.
+    var sentByGather: Int?
+    /// The error of a gathered send that failed (0: none, or it would block).
+    var gatherError: Int32 = 0
+    /// The iovec array of gathered sends, made on first use.
+    var writeVectors: UnsafeMutablePointer<iovec>?
 
     var started = false
     var connected = false
@@ -60,6 +68,10 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     init(resolver: HostResolver?, logger: Logger?) {
         self.customResolver = resolver
         self.logger = logger
+    }
+
+    deinit {
+        writeVectors?.deallocate()
     }
 
     /// The public object for callbacks: the strong reference while started (no weak load), else
@@ -142,13 +154,14 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     /// ones, which that loop's thread reads as it skips them.
     func dropScheduledWork() {
         if let loop {
-            for item in [readDequeue, writeDequeue, scheduledDisconnect] {
+            for item in [readDequeue, writeDequeue, scheduledDisconnect, flushItem] {
                 if let item { loop.cancel(item) }
             }
         }
         readDequeue = nil
         writeDequeue = nil
         scheduledDisconnect = nil
+        flushItem = nil
     }
 
     /// A reusable timer on the socket's loop in its modes.

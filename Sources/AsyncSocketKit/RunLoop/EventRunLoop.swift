@@ -43,6 +43,9 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     private var contexts: [RunLoopMode: ModeContext] = [:]
     private var common: Set<RunLoopMode> = [.default]
     private var queue = Deque<QueuedPerform>()
+    /// Items to run once the loop, in one of their modes, is about to poll (see ``runBeforePolling(_:)``).
+    private var beforePolling: [PerformItem] = []
+    private var spareBeforePolling: [PerformItem] = []
     private var nextSequence: UInt64 = 0
     private var timerSequence: UInt64 = 0
     private var frames: [ModeContext] = []
@@ -268,6 +271,15 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
                 }
             }
             passesSincePoll = 0
+            if runBeforePollingItems(in: context) {
+                handled = true
+                if takeStopRequest() {
+                    return .stopped
+                }
+                if returnAfterSourceHandled {
+                    return .handledSource
+                }
+            }
             let wakeAt = min(deadline, context.nextTimerDeadline)
             var blocking = ask_monotonic_ns() < wakeAt && !hasQueuedBlocks(for: context)
             if blocking {
@@ -443,6 +455,34 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// Runs `item` once, the next time the loop, running in one of the item's modes, is about to poll
+    /// for descriptors and timers (whether it will wait or not): CFRunLoop's "before waiting"
+    /// observers. A socket flushes the writes it gathered during the passes before. Scheduling an
+    /// item already waiting does nothing; ``cancel(_:)`` takes it out.
+    func runBeforePolling(_ item: PerformItem) {
+        guard !item.isScheduled else { return }
+        item.isScheduled = true
+        beforePolling.append(item)
+    }
+
+    /// Runs the before-polling items of this mode (a nested run inside one sees the rest too).
+    private func runBeforePollingItems(in context: ModeContext) -> Bool {
+        guard !beforePolling.isEmpty else { return false }
+        swap(&beforePolling, &spareBeforePolling)
+        var handled = false
+        for item in spareBeforePolling where item.isScheduled {
+            guard matches(item.modes, context.mode) else {
+                beforePolling.append(item)
+                continue
+            }
+            item.isScheduled = false
+            item.action()
+            handled = true
+        }
+        spareBeforePolling.removeAll(keepingCapacity: true)
+        return handled
+    }
+
     private func hasQueuedBlocks(for context: ModeContext) -> Bool {
         queue.contains { $0.isCurrent && matches($0.item.modes, context.mode) }
     }
@@ -505,6 +545,7 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
             timer.invalidate()
         }
         queue.removeAll()
+        beforePolling.removeAll()
         for context in contexts.values {
             context.invalidate()
         }
