@@ -21,13 +21,11 @@ extension SocketEngine {
     @discardableResult
     public func gatherQueuedWrites(byteLimit: Int, itemLimit: Int) -> Int {
         guard case .write(let current) = currentWrite else { return 0 }
-        var pending = current.data.count - current.bytesDone
-        for item in gathered {
-            pending += item.data.count - item.bytesDone
-        }
+        var pending = current.data.count - current.bytesDone + gatheredBytes
         while gathered.count + 1 < itemLimit, pending < byteLimit, case .write(let next)? = writeQueue.first {
             writeQueue.removeFirst()
             gathered.append(next)
+            gatheredBytes += next.data.count
             pending += next.data.count
         }
         return pending

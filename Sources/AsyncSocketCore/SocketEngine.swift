@@ -36,6 +36,8 @@ public final class SocketEngine {
     /// Writes taken out of the queue behind the current one, for a gathered flush (see
     /// SocketEngine+Gather.swift); each becomes current in turn.
     var gathered = Deque<WriteItem>()
+    /// The bytes of the gathered writes (none of them has started).
+    var gatheredBytes = 0
     public private(set) var currentRead: QueuedRead?
     public internal(set) var currentWrite: QueuedWrite?
     private var prebuffer = ByteBuffer()
@@ -151,6 +153,7 @@ public final class SocketEngine {
             return .busy
         }
         if let item = gathered.popFirst() {
+            gatheredBytes -= item.data.count
             currentWrite = .write(item)
             return .started(timeout: item.timeout >= 0 ? item.timeout : nil)
         }
@@ -477,6 +480,7 @@ public final class SocketEngine {
         readQueue.removeAll()
         writeQueue.removeAll()
         gathered.removeAll()
+        gatheredBytes = 0
     }
 
     /// Room to read more unread bytes from the transport into (appended after the prebuffer).
@@ -500,6 +504,7 @@ public final class SocketEngine {
         readQueue.removeAll()
         writeQueue.removeAll()
         gathered.removeAll()
+        gatheredBytes = 0
         currentRead = nil
         currentWrite = nil
         prebuffer.removeAll()

@@ -151,7 +151,11 @@ extension NativeSocketBackend: ByteTransport {
                 return carryOver(after: generation) { $0.closeOnFailure(of: result.failure) }
             }
             if result.failure == nil {
-                scheduleReadDequeue()
+                // A dequeue of an empty queue does nothing unless the end or a disconnect-after
+                // waits: then it is not scheduled at all (one pass less per exchange).
+                if engine.queuedReadCount > 0 || engine.transportEnded || engine.disconnectsAfterReading {
+                    scheduleReadDequeue()
+                }
                 return
             }
         }
@@ -252,7 +256,9 @@ extension NativeSocketBackend: ByteTransport {
             guard goesOn(after: generation) else {
                 return carryOver(after: generation) { $0.closeOnFailure(of: result.failure) }
             }
-            scheduleWriteDequeue()
+            if engine.queuedWriteCount > 0 || engine.disconnectsAfterWriting {
+                scheduleWriteDequeue()
+            }
         }
         closeOnFailure(of: result.failure)
     }

@@ -42,8 +42,13 @@ extension NativeSocketBackend {
             attempt.source?.setModes(modes)
         }
         connectAttempt?.nextTimer?.setModes(modes)
-        for case let item? in [readDequeue, writeDequeue, scheduledDisconnect] where item.isScheduled {
-            schedule(item)
+        for case let item? in [readDequeue, writeDequeue, scheduledDisconnect] {
+            let wasScheduled = item.isScheduled
+            loop?.cancel(item)
+            item.modes = modes
+            if wasScheduled {
+                schedule(item)
+            }
         }
         flushItem?.modes = modes
         return true

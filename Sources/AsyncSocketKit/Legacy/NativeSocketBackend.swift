@@ -94,13 +94,11 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
 
     // MARK: Scheduling on the socket's loop, in its modes
 
+    /// Schedules one of the socket's items; its modes are always the socket's (setRunLoopModes
+    /// updates every item).
     func schedule(_ item: PerformItem) {
         guard let loop else { return }
         assert(loop.isCurrent, "a socket's work is scheduled from its own loop's thread only")
-        if item.modes != modes {
-            loop.cancel(item)
-            item.modes = modes
-        }
         loop.schedule(item)
     }
 

@@ -276,7 +276,10 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         _ call: StaticString
     ) {
         // Reuse the last separator's bytes when it is the same (the usual case): no copy per read.
-        if !lastSeparator.elementsEqual(data) {
+        let same =
+            lastSeparator.count == data.count
+            && data.withUnsafeBytes { new in lastSeparator.withUnsafeBytes { $0.elementsEqual(new) } }
+        if !same {
             lastSeparator = Array(data)
         }
         read(

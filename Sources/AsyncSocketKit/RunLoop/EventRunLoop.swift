@@ -163,6 +163,9 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     }
 
     func matches(_ modes: [RunLoopMode], _ mode: RunLoopMode) -> Bool {
+        if modes.count == 1, modes[0].rawValue == mode.rawValue {
+            return true
+        }
         for candidate in modes {
             if candidate == mode || (candidate == .common && common.contains(mode)) {
                 return true
@@ -494,8 +497,8 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
         let limit = nextSequence
         var handled = false
         var skipped: [QueuedPerform] = []
-        while let entry = queue.first, entry.sequence < limit {
-            queue.removeFirst()
+        while !queue.isEmpty, queue[queue.startIndex].sequence < limit {
+            let entry = queue.removeFirst()
             guard entry.isCurrent else { continue }
             guard matches(entry.item.modes, context.mode) else {
                 skipped.append(entry)
