@@ -7,6 +7,8 @@
 #   REPEATS=1 Benchmarks/run-all.sh              # a quick look (~3 minutes)
 #   SERVERS="libev-ev nio runloop" REPEATS=5 Benchmarks/run-all.sh
 #   OUT=/tmp/before.md Benchmarks/run-all.sh
+#   EXTRA_SUT="runloop-r1=/tmp/old/RunLoopEchoServer" SERVERS="libev-ev runloop runloop-r1" Benchmarks/run-all.sh
+#                                                # earlier builds side by side (reported as peers)
 #
 # Our servers: runloop (RunLoopSocket, native engine), runloop-qc (RunLoopSocket on the queue core),
 # queue (QueueSocket). Everything else (PIN, BENCH_OUT) is passed to run-baselines.sh; read its header.
@@ -33,7 +35,7 @@ exec "$BIN/RunLoopEchoServer" "\$1" --engine queue-core
 WRAP
 chmod +x "$BENCH_OUT/ours/runloop-queue-core"
 
-export SUT="runloop=$BIN/RunLoopEchoServer runloop-qc=$BENCH_OUT/ours/runloop-queue-core queue=$BIN/QueueEchoServer"
+export SUT="runloop=$BIN/RunLoopEchoServer runloop-qc=$BENCH_OUT/ours/runloop-queue-core queue=$BIN/QueueEchoServer ${EXTRA_SUT:-}"
 export SERVERS=${SERVERS:-epoll libev-ev nio dispatch runloop runloop-qc queue}
 COMMAND="REPEATS=$REPEATS SERVERS=\"$SERVERS\" PIN=${PIN:-1} $BASELINES"
 echo "== $COMMAND =="

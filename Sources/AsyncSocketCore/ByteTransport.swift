@@ -10,7 +10,9 @@ public protocol ByteTransport: AnyObject {
 }
 
 extension SocketEngine {
-    /// Runs a whole read pass against `transport`.
+    /// Runs a whole read pass against `transport` (inlinable, so it is specialized for the caller's
+    /// transport instead of copying its results through value witnesses).
+    @inlinable
     public func runReadPass(transportReadable: Bool, transport: some ByteTransport) -> ReadPassResult {
         beginReadPass(transportReadable: transportReadable)
         while true {
@@ -23,7 +25,8 @@ extension SocketEngine {
         }
     }
 
-    /// Runs a whole write pass against `transport`.
+    /// Runs a whole write pass against `transport` (inlinable, like ``runReadPass(transportReadable:transport:)``).
+    @inlinable
     public func runWritePass(transportWritable: Bool, transport: some ByteTransport) -> WritePassResult {
         beginWritePass(transportWritable: transportWritable)
         while true {

@@ -32,9 +32,14 @@ public final class SocketEngine {
 
     public var configuration: Configuration
     private var readQueue = Deque<QueuedRead>()
-    private var writeQueue = Deque<QueuedWrite>()
+    var writeQueue = Deque<QueuedWrite>()
+    /// Writes taken out of the queue behind the current one, for a gathered flush (see
+    /// SocketEngine+Gather.swift); each becomes current in turn.
+    var gathered = Deque<WriteItem>()
+    /// The bytes of the gathered writes (none of them has started).
+    var gatheredBytes = 0
     public private(set) var currentRead: QueuedRead?
-    public private(set) var currentWrite: QueuedWrite?
+    public internal(set) var currentWrite: QueuedWrite?
     private var prebuffer = ByteBuffer()
     public private(set) var forbidsReadsAndWrites = false
     public private(set) var disconnectsAfterReading = false
@@ -90,9 +95,9 @@ public final class SocketEngine {
 
     /// Queued and current items, for `description` and `canSafelySetDelegate`.
     public var queuedReadCount: Int { readQueue.count }
-    public var queuedWriteCount: Int { writeQueue.count }
+    public var queuedWriteCount: Int { writeQueue.count + gathered.count }
     public var isIdle: Bool {
-        readQueue.isEmpty && writeQueue.isEmpty && currentRead == nil && currentWrite == nil
+        readQueue.isEmpty && writeQueue.isEmpty && gathered.isEmpty && currentRead == nil && currentWrite == nil
     }
 
     /// Bytes read ahead and not yet taken by a read.
@@ -112,7 +117,7 @@ public final class SocketEngine {
     /// Whether the after-flags ask for a disconnect now.
     public var disconnectConditionHolds: Bool {
         let readIdle = readQueue.isEmpty && currentRead == nil
-        let writeIdle = writeQueue.isEmpty && currentWrite == nil
+        let writeIdle = writeQueue.isEmpty && gathered.isEmpty && currentWrite == nil
         if disconnectsAfterReading {
             return readIdle && (!disconnectsAfterWriting || writeIdle)
         }
@@ -146,6 +151,11 @@ public final class SocketEngine {
     public func dequeueWrite() -> DequeueResult {
         if currentWrite != nil {
             return .busy
+        }
+        if let item = gathered.popFirst() {
+            gatheredBytes -= item.data.count
+            currentWrite = .write(item)
+            return .started(timeout: item.timeout >= 0 ? item.timeout : nil)
         }
         guard let next = writeQueue.popFirst() else {
             return disconnectsAfterWriting && disconnectConditionHolds ? .disconnect : .empty
@@ -469,6 +479,8 @@ public final class SocketEngine {
         currentWrite = nil
         readQueue.removeAll()
         writeQueue.removeAll()
+        gathered.removeAll()
+        gatheredBytes = 0
     }
 
     /// Room to read more unread bytes from the transport into (appended after the prebuffer).
@@ -491,6 +503,8 @@ public final class SocketEngine {
     public func reset() {
         readQueue.removeAll()
         writeQueue.removeAll()
+        gathered.removeAll()
+        gatheredBytes = 0
         currentRead = nil
         currentWrite = nil
         prebuffer.removeAll()

@@ -1,6 +1,8 @@
 // An echo server on QueueSocket, for ../shared/bench/run-baselines.sh: raw echo on PORT (read what
-// is available, write it back) and line echo on PORT+1 (read to "\n", write the line back). Each
-// connection gets its own serial queue, used as both its socket queue and its delegate queue.
+// is available, write it back) and line echo on PORT+1 (read to "\n", write the line back). As GCD
+// servers are written, each accepted connection gets its own serial queue (its socket queue, from
+// newSocketQueueForConnection, and its delegate queue) and its own delegate object, whose state only
+// that queue touches.
 //
 //   QueueEchoServer PORT
 import AsyncSocketKit
@@ -10,14 +12,12 @@ import Foundation
 let tcpLevel: Int32 = 6
 let tcpNoDelay: Int32 = 1
 
-final class EchoDelegate: QueueSocketDelegate, @unchecked Sendable {
+/// Accepts connections and hands each one to its own ``Connection``.
+final class Listener: QueueSocketDelegate, @unchecked Sendable {
     let lines: Bool
     let queue = DispatchQueue(label: "echo-listener")
-    private let lock = NSLock()
-    private var connections: [ObjectIdentifier: QueueSocket] = [:]
-    /// Per connection, touched on that connection's queue only.
-    private var inFlight: [ObjectIdentifier: Int] = [:]
-    private let maxInFlight = 4
+    /// Touched on the listener's delegate queue only.
+    private var connections: [ObjectIdentifier: Connection] = [:]
     private var pendingQueue: DispatchQueue?
 
     init(lines: Bool) {
@@ -31,54 +31,67 @@ final class EchoDelegate: QueueSocketDelegate, @unchecked Sendable {
     }
 
     func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
-        lock.withLock { connections[ObjectIdentifier(newSocket)] = newSocket }
-        if let queue = pendingQueue {
-            newSocket.synchronouslySetDelegateQueue(queue)
-        }
+        let queue = pendingQueue ?? DispatchQueue(label: "echo-connection")
+        let connection = Connection(socket: newSocket, lines: lines, listener: self)
+        connections[ObjectIdentifier(newSocket)] = connection
+        newSocket.synchronouslySetDelegate(connection, delegateQueue: queue)
         newSocket.perform {
             var one: Int32 = 1
             setsockopt(
                 newSocket.socketFD, tcpLevel, tcpNoDelay, &one, socklen_t(MemoryLayout<Int32>.size))
         }
-        read(newSocket)
+        connection.read()
     }
 
-    private func read(_ sock: QueueSocket) {
+    func forget(_ sock: QueueSocket) {
+        queue.async { self.connections[ObjectIdentifier(sock)] = nil }
+    }
+}
+
+/// One connection's echo; its state is touched on the connection's queue only. Reading pauses while
+/// more than 4 MiB written back are not yet sent, as the peers' output high-water mark pauses them.
+final class Connection: QueueSocketDelegate, @unchecked Sendable {
+    let socket: QueueSocket
+    let lines: Bool
+    unowned let listener: Listener
+    private var bytesInFlight = 0
+    private var paused = false
+    private let highWater = 4 << 20
+
+    init(socket: QueueSocket, lines: Bool, listener: Listener) {
+        self.socket = socket
+        self.lines = lines
+        self.listener = listener
+    }
+
+    func read() {
         if lines {
-            sock.readData(to: QueueSocket.lfData, withTimeout: -1, tag: 0)
+            socket.readData(to: QueueSocket.lfData, withTimeout: -1, tag: 0)
         } else {
-            sock.readData(withTimeout: -1, tag: 0)
+            socket.readData(withTimeout: -1, tag: 0)
         }
     }
 
     func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {
-        let id = ObjectIdentifier(sock)
-        sock.write(data, withTimeout: -1, tag: 0)
-        let count = lock.withLock { () -> Int in
-            inFlight[id, default: 0] += 1
-            return inFlight[id]!
-        }
-        if count <= maxInFlight {
-            read(sock)
+        sock.write(data, withTimeout: -1, tag: data.count)
+        bytesInFlight += data.count
+        if bytesInFlight <= highWater {
+            read()
+        } else {
+            paused = true
         }
     }
 
     func socket(_ sock: QueueSocket, didWriteDataWithTag tag: Int) {
-        let id = ObjectIdentifier(sock)
-        let count = lock.withLock { () -> Int in
-            inFlight[id, default: 1] -= 1
-            return inFlight[id]!
-        }
-        if count == maxInFlight {
-            read(sock)
+        bytesInFlight -= tag
+        if paused && bytesInFlight <= highWater {
+            paused = false
+            read()
         }
     }
 
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
-        lock.withLock {
-            connections[ObjectIdentifier(sock)] = nil
-            inFlight[ObjectIdentifier(sock)] = nil
-        }
+        listener.forget(sock)
     }
 }
 
@@ -87,8 +100,8 @@ guard CommandLine.arguments.count >= 2, let port = UInt16(CommandLine.arguments[
     exit(2)
 }
 signal(SIGPIPE, SIG_IGN)
-let raw = EchoDelegate(lines: false)
-let lines = EchoDelegate(lines: true)
+let raw = Listener(lines: false)
+let lines = Listener(lines: true)
 let rawListener = QueueSocket(delegate: raw, delegateQueue: raw.queue)
 let lineListener = QueueSocket(delegate: lines, delegateQueue: lines.queue)
 do {

@@ -12,17 +12,28 @@ let tcpNoDelay: Int32 = 1
 
 final class EchoDelegate: RunLoopSocketDelegate {
     let lines: Bool
-    private var connections: [ObjectIdentifier: RunLoopSocket] = [:]
-    /// Writes in flight per connection: reading pauses above `maxInFlight`, as the peers pause.
-    private var inFlight: [ObjectIdentifier: Int] = [:]
-    private let maxInFlight = 4
+    private var connections: [ObjectIdentifier: Connection] = [:]
+    /// Reading pauses while more than this many bytes written back are not yet sent, as the peers'
+    /// output high-water mark (4 MiB) pauses them.
+    private let highWater = 4 << 20
+
+    /// Per connection: bytes written and not yet reported sent, and whether reading is paused.
+    private final class Connection {
+        let socket: RunLoopSocket
+        var bytesInFlight = 0
+        var paused = false
+
+        init(socket: RunLoopSocket) {
+            self.socket = socket
+        }
+    }
 
     init(lines: Bool) {
         self.lines = lines
     }
 
     func onSocket(_ sock: RunLoopSocket, didAcceptNewSocket newSocket: RunLoopSocket) {
-        connections[ObjectIdentifier(newSocket)] = newSocket
+        connections[ObjectIdentifier(newSocket)] = Connection(socket: newSocket)
     }
 
     func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool {
@@ -44,27 +55,27 @@ final class EchoDelegate: RunLoopSocketDelegate {
     }
 
     func onSocket(_ sock: RunLoopSocket, didRead data: Data, withTag tag: Int) {
-        let id = ObjectIdentifier(sock)
-        sock.write(data, withTimeout: -1, tag: 0)
-        let count = inFlight[id, default: 0] + 1
-        inFlight[id] = count
-        if count <= maxInFlight {
+        guard let connection = connections[ObjectIdentifier(sock)] else { return }
+        sock.write(data, withTimeout: -1, tag: data.count)
+        connection.bytesInFlight += data.count
+        if connection.bytesInFlight <= highWater {
             read(sock)
+        } else {
+            connection.paused = true
         }
     }
 
     func onSocket(_ sock: RunLoopSocket, didWriteDataWithTag tag: Int) {
-        let id = ObjectIdentifier(sock)
-        let count = inFlight[id, default: 1] - 1
-        inFlight[id] = count
-        if count == maxInFlight {
+        guard let connection = connections[ObjectIdentifier(sock)] else { return }
+        connection.bytesInFlight -= tag
+        if connection.paused && connection.bytesInFlight <= highWater {
+            connection.paused = false
             read(sock)
         }
     }
 
     func onSocketDidDisconnect(_ sock: RunLoopSocket) {
         connections[ObjectIdentifier(sock)] = nil
-        inFlight[ObjectIdentifier(sock)] = nil
     }
 }
 

@@ -44,4 +44,7 @@ protocol LegacySocketBackend: AnyObject {
     var socket4FD: Int32 { get }
     var socket6FD: Int32 { get }
     var stateDescription: String { get }
+
+    /// The public object is being destroyed: let go of anything that refers back to the backend.
+    func ownerDidGoAway()
 }

@@ -116,8 +116,8 @@ extension NativeSocketBackend {
 
     func attachListener(_ socket: Int32) {
         guard let loop else { return }
-        let source = loop.addFileSource(socket, modes: modes) { [weak self] _ in
-            self?.acceptConnections(on: socket)
+        let source = loop.addFileSource(socket, modes: modes) { [self] _ in
+            acceptConnections(on: socket)
         }
         source.wantsReadable = true
         listenSources.append(source)

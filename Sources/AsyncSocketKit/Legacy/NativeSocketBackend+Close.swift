@@ -13,7 +13,7 @@ extension NativeSocketBackend {
 
     func disconnectAfter(reading: Bool, writing: Bool) {
         if engine.disconnectAfter(reading: reading, writing: writing) {
-            schedule(scheduledDisconnect)
+            scheduleDisconnect()
         }
     }
 
@@ -21,7 +21,7 @@ extension NativeSocketBackend {
         guard started, !closingWithError else { return }
         closingWithError = true
         engine.prepareErrorClose()
-        if let owner {
+        if let owner = callbackOwner {
             let generation = self.generation
             delegate?.onSocket(owner, willDisconnectWithError: error)
             guard generation == self.generation else { return }
@@ -37,10 +37,19 @@ extension NativeSocketBackend {
         return engine.collectUnreadData(from: self)
     }
 
+    /// A facade goes away only while its socket is not started, so no item is queued anywhere; this
+    /// only guarantees that no deferred action outlives it holding the backend.
+    func ownerDidGoAway() {
+        readDequeue = nil
+        writeDequeue = nil
+        scheduledDisconnect = nil
+        flushItem = nil
+    }
+
     func fullClose() {
         let wasStarted = started
         let keptOwner = retainedOwner
-        cancelScheduledWork()
+        dropScheduledWork()
         engine.reset()
         connectAttempt?.cancel()
         connectAttempt = nil
@@ -75,6 +84,8 @@ extension NativeSocketBackend {
         closingWithError = false
         readableHint = false
         writableHint = false
+        sentByGather = nil
+        gatherError = 0
         peerAddress = nil
         connectHost = nil
         generation += 1

@@ -168,8 +168,8 @@ extension NativeSocketBackend {
 
     func watch(connecting socket: Int32) -> RunLoopFileSource? {
         guard let loop else { return nil }
-        let source = loop.addFileSource(socket, modes: modes) { [weak self] _ in
-            self?.connectFinished(socket)
+        let source = loop.addFileSource(socket, modes: modes) { [self] _ in
+            connectFinished(socket)
         }
         source.wantsWritable = true
         return source
@@ -262,8 +262,8 @@ extension NativeSocketBackend {
     /// Registers the connected descriptor on the loop, watching for bytes (and the peer's close).
     func attachSource() {
         guard let loop, fd >= 0 else { return }
-        let source = loop.addFileSource(fd, modes: modes) { [weak self] event in
-            self?.handle(event)
+        let source = loop.addFileSource(fd, modes: modes) { [self] event in
+            handle(event)
         }
         source.wantsReadable = true
         self.source = source

@@ -56,7 +56,11 @@ extension NativeSocketBackend: ByteTransport {
         case .writable:
             writableHint = true
             if case .write = engine.currentWrite {
-                doSendBytes()
+                if tls == nil && sentByGather == nil {
+                    flushGatheredWrites()
+                } else {
+                    doSendBytes()
+                }
             } else {
                 flushCiphertext()
             }
@@ -127,8 +131,9 @@ extension NativeSocketBackend: ByteTransport {
             source?.wantsPeerClose = false
         }
         let generation = self.generation
-        if result.partialLength > 0, let owner {
-            delegate?.onSocket(owner, didReadPartialDataOfLength: result.partialLength, tag: result.partialTag)
+        if result.partialLength > 0, let owner = callbackOwner {
+            owner.delegateForCallbacks?.onSocket(
+                owner, didReadPartialDataOfLength: result.partialLength, tag: result.partialTag)
             guard goesOn(after: generation) else { return carryOver(after: generation) { $0.finishReadPass(result) } }
         }
         finishReadPass(result)
@@ -139,14 +144,18 @@ extension NativeSocketBackend: ByteTransport {
         let generation = self.generation
         if let (data, tag) = result.completed {
             readTimer?.disarm()
-            if let owner {
-                delegate?.onSocket(owner, didRead: data, withTag: tag)
+            if let owner = callbackOwner {
+                owner.delegateForCallbacks?.onSocket(owner, didRead: data, withTag: tag)
             }
             guard goesOn(after: generation) else {
                 return carryOver(after: generation) { $0.closeOnFailure(of: result.failure) }
             }
             if result.failure == nil {
-                scheduleReadDequeue()
+                // A dequeue of an empty queue does nothing unless the end or a disconnect-after
+                // waits: then it is not scheduled at all (one pass less per exchange).
+                if engine.queuedReadCount > 0 || engine.transportEnded || engine.disconnectsAfterReading {
+                    scheduleReadDequeue()
+                }
                 return
             }
         }
@@ -160,7 +169,7 @@ extension NativeSocketBackend: ByteTransport {
     }
 
     func readTimerFired() {
-        guard let query = engine.readTimeoutQuery, let owner else { return }
+        guard let query = engine.readTimeoutQuery, let owner = callbackOwner else { return }
         let generation = self.generation
         let extensionSeconds =
             delegate?.onSocket(
@@ -187,21 +196,33 @@ extension NativeSocketBackend: ByteTransport {
     func maybeDequeueWrite() {
         guard connected, started else { return }
         switch engine.dequeueWrite() {
-        case .busy, .empty, .waitingForTLS:
+        case .empty, .waitingForTLS:
             return
-        case .started(let timeout):
-            if let timeout {
-                if writeTimer == nil {
-                    writeTimer = makeTimer { $0.writeTimerFired() }
-                }
-                writeTimer?.rearm(after: timeout)
+        case .busy:
+            // More writes behind one that waits for its flush (or for a loop it moved to).
+            if tls == nil && sentByGather == nil, case .write = engine.currentWrite {
+                gatherWrites()
             }
-            doSendBytes()
+        case .started(let timeout):
+            armWriteTimer(timeout)
+            if tls == nil && sentByGather == nil {
+                gatherWrites()
+            } else {
+                doSendBytes()
+            }
         case .startTLS:
             beginTLS()
         case .disconnect:
             disconnect()
         }
+    }
+
+    func armWriteTimer(_ timeout: TimeInterval?) {
+        guard let timeout else { return }
+        if writeTimer == nil {
+            writeTimer = makeTimer { $0.writeTimerFired() }
+        }
+        writeTimer?.rearm(after: timeout)
     }
 
     func doSendBytes() {
@@ -216,8 +237,9 @@ extension NativeSocketBackend: ByteTransport {
             source?.wantsWritable = true
         }
         let generation = self.generation
-        if result.partialLength > 0, let owner {
-            delegate?.onSocket(owner, didWritePartialDataOfLength: result.partialLength, tag: result.partialTag)
+        if result.partialLength > 0, let owner = callbackOwner {
+            owner.delegateForCallbacks?.onSocket(
+                owner, didWritePartialDataOfLength: result.partialLength, tag: result.partialTag)
             guard goesOn(after: generation) else { return carryOver(after: generation) { $0.finishWritePass(result) } }
         }
         finishWritePass(result)
@@ -228,19 +250,21 @@ extension NativeSocketBackend: ByteTransport {
         let generation = self.generation
         if let tag = result.completedTag {
             writeTimer?.disarm()
-            if let owner {
-                delegate?.onSocket(owner, didWriteDataWithTag: tag)
+            if let owner = callbackOwner {
+                owner.delegateForCallbacks?.onSocket(owner, didWriteDataWithTag: tag)
             }
             guard goesOn(after: generation) else {
                 return carryOver(after: generation) { $0.closeOnFailure(of: result.failure) }
             }
-            scheduleWriteDequeue()
+            if engine.queuedWriteCount > 0 || engine.disconnectsAfterWriting {
+                scheduleWriteDequeue()
+            }
         }
         closeOnFailure(of: result.failure)
     }
 
     func writeTimerFired() {
-        guard let query = engine.writeTimeoutQuery, let owner else { return }
+        guard let query = engine.writeTimeoutQuery, let owner = callbackOwner else { return }
         let generation = self.generation
         let extensionSeconds =
             delegate?.onSocket(
@@ -317,8 +341,8 @@ extension NativeSocketBackend: ByteTransport {
             source?.wantsWritable = tls.hasPendingCiphertext
             engine.completeTLS()
             let generation = self.generation
-            if let owner {
-                delegate?.onSocketDidSecure(owner)
+            if let owner = callbackOwner {
+                owner.delegateForCallbacks?.onSocketDidSecure(owner)
             }
             guard goesOn(after: generation) else { return carryOver(after: generation) { _ in } }
             scheduleReadDequeue()
@@ -364,6 +388,9 @@ extension NativeSocketBackend: ByteTransport {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
+        if let credit = sentByGather {
+            return takeGatheredCredit(credit, upTo: bytes.count)
+        }
         let (count, code) = SocketOps.send(fd, bytes)
         if count >= 0 { return .bytes(count) }
         return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)

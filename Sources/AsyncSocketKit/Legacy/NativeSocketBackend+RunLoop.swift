@@ -42,9 +42,15 @@ extension NativeSocketBackend {
             attempt.source?.setModes(modes)
         }
         connectAttempt?.nextTimer?.setModes(modes)
-        for item in [readDequeue, writeDequeue, scheduledDisconnect] where item.isScheduled {
-            schedule(item)
+        for case let item? in [readDequeue, writeDequeue, scheduledDisconnect] {
+            let wasScheduled = item.isScheduled
+            loop?.cancel(item)
+            item.modes = modes
+            if wasScheduled {
+                schedule(item)
+            }
         }
+        flushItem?.modes = modes
         return true
     }
 
@@ -54,8 +60,7 @@ extension NativeSocketBackend {
     }
 
     private func unregisterEverything() {
-        cancelScheduledWork()
-        renewScheduledWork()
+        dropScheduledWork()
         source?.cancel()
         source = nil
         for listener in listenSources {
@@ -111,7 +116,7 @@ extension NativeSocketBackend {
         scheduleReadDequeue()
         scheduleWriteDequeue()
         if engine.disconnectConditionHolds {
-            schedule(scheduledDisconnect)
+            scheduleDisconnect()
         }
     }
 }

@@ -34,9 +34,20 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var connectTimer: RunLoopTimer?
     var connectDeadline: UInt64?
     var acceptPauseTimer: RunLoopTimer?
-    lazy var readDequeue = deferred { $0.maybeDequeueRead() }
-    lazy var writeDequeue = deferred { $0.maybeDequeueWrite() }
-    lazy var scheduledDisconnect = deferred { $0.disconnect() }
+    /// The deferred actions, made on first use while the socket has a loop. They hold the socket
+    /// strongly (no weak load per pass); ``dropScheduledWork()`` breaks that cycle on every close
+    /// and move, and the facade's deinit does too.
+    var readDequeue: PerformItem?
+    var writeDequeue: PerformItem?
+    var scheduledDisconnect: PerformItem?
+    /// Flushes gathered writes before the loop next polls (NativeSocketBackend+Gather.swift).
+    var flushItem: PerformItem?
+    /// While a gathered send is being accounted: the bytes it sent that no write has taken yet.
+    var sentByGather: Int?
+    /// The error of a gathered send that failed (0: none, or it would block).
+    var gatherError: Int32 = 0
+    /// The iovec array of gathered sends, made on first use.
+    var writeVectors: UnsafeMutablePointer<iovec>?
 
     var started = false
     var connected = false
@@ -59,7 +70,15 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
         self.logger = logger
     }
 
-    var delegate: (any RunLoopSocketDelegate)? { owner?.delegate }
+    deinit {
+        writeVectors?.deallocate()
+    }
+
+    /// The public object for callbacks: the strong reference while started (no weak load), else
+    /// the weak one.
+    var callbackOwner: RunLoopSocket? { retainedOwner ?? owner }
+
+    var delegate: (any RunLoopSocketDelegate)? { callbackOwner?.delegateForCallbacks }
 
     // MARK: Thread affinity (1.3)
 
@@ -75,13 +94,11 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
 
     // MARK: Scheduling on the socket's loop, in its modes
 
+    /// Schedules one of the socket's items; its modes are always the socket's (setRunLoopModes
+    /// updates every item).
     func schedule(_ item: PerformItem) {
         guard let loop else { return }
         assert(loop.isCurrent, "a socket's work is scheduled from its own loop's thread only")
-        if item.modes != modes {
-            loop.cancel(item)
-            item.modes = modes
-        }
         loop.schedule(item)
     }
 
@@ -107,33 +124,42 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     }
 
     func scheduleReadDequeue() {
-        schedule(readDequeue)
+        guard loop != nil else { return }
+        if readDequeue == nil {
+            readDequeue = PerformItem(modes: modes) { [self] in maybeDequeueRead() }
+        }
+        schedule(readDequeue!)
     }
 
     func scheduleWriteDequeue() {
-        schedule(writeDequeue)
-    }
-
-    /// A reusable deferred action of this socket, in its modes.
-    private func deferred(_ action: @escaping (NativeSocketBackend) -> Void) -> PerformItem {
-        PerformItem(modes: modes) { [weak self] in
-            if let self { action(self) }
+        guard loop != nil else { return }
+        if writeDequeue == nil {
+            writeDequeue = PerformItem(modes: modes) { [self] in maybeDequeueWrite() }
         }
+        schedule(writeDequeue!)
     }
 
-    /// New items for the deferred actions, for a socket moving to another loop: the old loop's queue
-    /// may still hold entries of the old items, which that loop's thread reads as it skips them.
-    func renewScheduledWork() {
-        readDequeue = deferred { $0.maybeDequeueRead() }
-        writeDequeue = deferred { $0.maybeDequeueWrite() }
-        scheduledDisconnect = deferred { $0.disconnect() }
+    func scheduleDisconnect() {
+        guard loop != nil else { return }
+        if scheduledDisconnect == nil {
+            scheduledDisconnect = PerformItem(modes: modes) { [self] in disconnect() }
+        }
+        schedule(scheduledDisconnect!)
     }
 
-    func cancelScheduledWork() {
-        guard let loop else { return }
-        loop.cancel(readDequeue)
-        loop.cancel(writeDequeue)
-        loop.cancel(scheduledDisconnect)
+    /// Cancels the deferred actions and lets go of them (they hold the socket). A socket moving to
+    /// another loop gets new items there: the old loop's queue may still hold entries of the old
+    /// ones, which that loop's thread reads as it skips them.
+    func dropScheduledWork() {
+        if let loop {
+            for item in [readDequeue, writeDequeue, scheduledDisconnect, flushItem] {
+                if let item { loop.cancel(item) }
+            }
+        }
+        readDequeue = nil
+        writeDequeue = nil
+        scheduledDisconnect = nil
+        flushItem = nil
     }
 
     /// A reusable timer on the socket's loop in its modes.

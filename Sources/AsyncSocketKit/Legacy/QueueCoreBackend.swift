@@ -160,3 +160,8 @@ struct DeliveryBox: @unchecked Sendable {
 struct AnswerBox: @unchecked Sendable {
     let body: (QueueCoreBackend) -> TimeInterval
 }
+
+extension QueueCoreBackend {
+    /// Nothing of the queue core refers back to the backend once the facade is gone.
+    func ownerDidGoAway() {}
+}

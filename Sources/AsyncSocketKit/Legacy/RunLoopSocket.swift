@@ -61,6 +61,10 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         backend.owner = self
     }
 
+    deinit {
+        backend.ownerDidGoAway()
+    }
+
     /// Whether new sockets, accepted ones included, start with prebuffering on: the original's
     /// compile-time `DEFAULT_PREBUFFERING` (`true`).
     public static var defaultPreBuffering: Bool {
@@ -81,6 +85,9 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
             storedDelegate = newValue
         }
     }
+
+    /// The delegate for a callback the backend is making on the socket's thread (no thread check).
+    var delegateForCallbacks: (any RunLoopSocketDelegate)? { storedDelegate }
 
     /// `true` when nothing is queued or in progress, so a new delegate would not receive completions
     /// of work queued under the old one.
@@ -269,7 +276,10 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         _ call: StaticString
     ) {
         // Reuse the last separator's bytes when it is the same (the usual case): no copy per read.
-        if !lastSeparator.elementsEqual(data) {
+        let same =
+            lastSeparator.count == data.count
+            && data.withUnsafeBytes { new in lastSeparator.withUnsafeBytes { $0.elementsEqual(new) } }
+        if !same {
             lastSeparator = Array(data)
         }
         read(

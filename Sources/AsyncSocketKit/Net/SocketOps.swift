@@ -110,6 +110,19 @@ enum SocketOps {
     }
 
     /// Writes from `bytes` without raising SIGPIPE; never blocks.
+    /// Sends the `count` buffers of `vectors` with one system call.
+    static func send(_ fd: Int32, _ vectors: UnsafeMutablePointer<iovec>, count: Int) -> (Int, Int32) {
+        var message = msghdr()
+        message.msg_iov = vectors
+        message.msg_iovlen = count
+        while true {
+            let n = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+            if n >= 0 { return (n, 0) }
+            let code = ask_errno()
+            if code != EINTR { return (-1, code) }
+        }
+    }
+
     static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (Int, Int32) {
         while true {
             let n = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))

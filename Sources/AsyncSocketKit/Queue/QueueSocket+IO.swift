@@ -366,7 +366,11 @@ extension QueueSocket: ByteTransport {
         if let tag = result.completedTag {
             disarm(writeTimer)
             notify { [self] in $0.socket(self, didWriteDataWithTag: tag) }
-            async { [self] in maybeDequeueWrite() }
+            // The next write is dequeued asynchronously, as GCD does; with nothing queued (and no
+            // disconnect-after waiting) that block would do nothing, so none is sent.
+            if engine.queuedWriteCount > 0 || engine.disconnectsAfterWriting {
+                async { [self] in maybeDequeueWrite() }
+            }
         }
         if case .transport(let code)? = result.failure {
             if code < 0, let error = tls?.lastError {

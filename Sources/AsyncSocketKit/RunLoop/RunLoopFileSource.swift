@@ -19,7 +19,9 @@ public final class RunLoopFileSource {
     public let fileDescriptor: Int32
     /// The loop the source belongs to.
     public let loop: EventRunLoop
-    let handler: (Event) -> Void
+    /// Dropped by ``cancel()``, so a handler that holds its owner strongly never outlives the source's
+    /// registration (the owner's cycle through it ends there).
+    private(set) var handler: ((Event) -> Void)?
     /// The modes the source was registered in, as given (``RunLoopMode/common`` unexpanded).
     public private(set) var modes: [RunLoopMode]
     private var registrations: [Registrations] = []
@@ -170,6 +172,7 @@ public final class RunLoopFileSource {
     func tearDown() {
         guard !isCancelled else { return }
         isCancelled = true
+        handler = nil
         for set in registrations {
             set.context.registeredCount -= 1
             set.retireAll()
