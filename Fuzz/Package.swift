@@ -8,11 +8,8 @@ let package = Package(
     name: "AsyncSocketKitFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "AsyncSocketKit", path: "..")],
-    targets: [
-        .executableTarget(
-            name: "FuzzEngine", dependencies: [.product(name: "FuzzTargets", package: "AsyncSocketKit")]),
-        .executableTarget(
-            name: "FuzzTLSSettings", dependencies: [.product(name: "FuzzTargets", package: "AsyncSocketKit")]),
-    ],
+    targets: ["FuzzEngine", "FuzzTLSSettings", "FuzzTLSEngine"].map { name in
+        .executableTarget(name: name, dependencies: [.product(name: "FuzzTargets", package: "AsyncSocketKit")])
+    },
     swiftLanguageModes: [.v6]
 )

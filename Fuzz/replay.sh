@@ -13,9 +13,11 @@ trap 'rm -f "$log"' EXIT
 swift build "${flags[@]}" 2>&1 | { grep -v "Cannot export local symbol" || true; }
 bin=$(swift build "${flags[@]}" --show-bin-path)
 
-# Swift's crash backtracer reads the stack in a way AddressSanitizer reports as an error of its own.
+# Swift's crash backtracer reads the stack in a way AddressSanitizer reports as an error of its own;
+# lsan.supp names what LeakSanitizer takes for leaked but is reachable.
 export SWIFT_BACKTRACE=enable=no
-for pair in engine:FuzzEngine tls-settings:FuzzTLSSettings; do
+export LSAN_OPTIONS=suppressions=$PWD/lsan.supp
+for pair in engine:FuzzEngine tls-settings:FuzzTLSSettings tls-engine:FuzzTLSEngine; do
   corpus=${pair%%:*}
   target=${pair#*:}
   echo "== $target over Corpus/$corpus ($(find "Corpus/$corpus" -type f | wc -l) inputs) =="

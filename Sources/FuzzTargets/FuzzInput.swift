@@ -22,6 +22,12 @@ public struct FuzzInput {
         return bytes[position]
     }
 
+    /// Every byte not read yet.
+    public mutating func rest() -> [UInt8] {
+        defer { position = bytes.count }
+        return position < bytes.count ? Array(bytes[position...]) : []
+    }
+
     /// A number in `range`, from one byte (two when the range is wider than 256 values).
     public mutating func int(in range: ClosedRange<Int>) -> Int {
         let width = range.upperBound - range.lowerBound + 1

@@ -6,8 +6,8 @@ import Foundation
 // NSNumber, Bools, NSNull, Data, arrays, nested dictionaries, the typed settings) — which
 // `TLSSettings(legacyDictionary:)` must accept or refuse with an error naming one of its keys, the
 // same way every time. Accepted settings then go to a `TLSEngine`, which must be built or refuse
-// them with a TLSError; a built engine is fed the rest of the input as ciphertext and must fail or
-// wait for more, never finish the handshake or crash.
+// them with a TLSError; a built engine is fed the rest of the input as garbage ciphertext (see
+// TLSEngineFuzzCase).
 public struct TLSSettingsFuzzCase {
     /// Everything a case decoded: the dictionary, and the rest of the input (the "ciphertext").
     let dictionary: [String: Any]
@@ -28,11 +28,7 @@ public struct TLSSettingsFuzzCase {
             dictionary[Self.key(from: &input)] = Self.value(from: &input, depth: 0)
         }
         self.dictionary = dictionary
-        var rest: [UInt8] = []
-        while !input.isAtEnd {
-            rest.append(input.byte())
-        }
-        ciphertext = rest
+        ciphertext = input.rest()
     }
 
     /// Runs the case; returns a description of what went wrong, or `nil`.
@@ -63,25 +59,7 @@ public struct TLSSettingsFuzzCase {
         } catch {
             return error.code == .badConfiguration ? nil : "building an engine failed with \(error)"
         }
-        var cursor = 0
-        while cursor < ciphertext.count {
-            let end = min(ciphertext.count, cursor + 1 + Int(ciphertext[cursor]))
-            ciphertext[cursor..<end].withUnsafeBytes { engine.feedCiphertext($0) }
-            cursor = end
-            if case .complete = engine.handshake() {
-                return "a handshake finished on garbage ciphertext"
-            }
-            var scratch = [UInt8](repeating: 0, count: 4096)
-            while engine.pendingCiphertext > 0 {
-                _ = scratch.withUnsafeMutableBytes { engine.takeCiphertext(into: $0) }
-            }
-        }
-        engine.peerClosed()
-        if case .complete = engine.handshake() {
-            return "a handshake finished after the peer closed"
-        }
-        engine.close()
-        return nil
+        return TLSEngineFuzzCase.feedGarbage(ciphertext, to: engine)
     }
 
     private static func key(from input: inout FuzzInput) -> String {

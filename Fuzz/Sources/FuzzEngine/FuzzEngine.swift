@@ -1,10 +1,7 @@
 import FuzzTargets
 
-/// libFuzzer's entry point: one engine case against the reference model; a disagreement is a crash.
+/// libFuzzer's entry point for `FuzzTarget.engine`.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzEngine(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    if let problem = EngineFuzzCase(UnsafeRawBufferPointer(start: start, count: count)).run() {
-        fatalError(problem)
-    }
-    return 0
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    FuzzTarget.engine.fuzz(start, count)
 }

@@ -1,10 +1,7 @@
 import FuzzTargets
 
-/// libFuzzer's entry point: one legacy TLS settings dictionary, parsed and used; a problem is a crash.
+/// libFuzzer's entry point for `FuzzTarget.tlsSettings`.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTLSSettings(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    if let problem = TLSSettingsFuzzCase(UnsafeRawBufferPointer(start: start, count: count)).run() {
-        fatalError(problem)
-    }
-    return 0
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    FuzzTarget.tlsSettings.fuzz(start, count)
 }
