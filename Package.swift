@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "AsyncSocketKit", targets: ["AsyncSocketKit"]),
         .library(name: "AsyncSocketCore", targets: ["AsyncSocketCore"]),
         .library(name: "MigrationTesting", targets: ["MigrationTesting"]),
+        // For Fuzz/ (a separate package built with libFuzzer): the fuzz targets' logic.
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .executable(name: "asyncsocket", targets: ["AsyncSocketCommand"]),
     ],
     dependencies: [
@@ -52,6 +54,8 @@ let package = Package(
             ]
         ),
         .target(name: "MigrationTesting", dependencies: ["AsyncSocketKit"]),
+        .target(name: "EngineTestSupport", dependencies: ["AsyncSocketCore"]),
+        .target(name: "FuzzTargets", dependencies: ["AsyncSocketCore", "EngineTestSupport"]),
         .target(name: "MigrationScanner"),
         .target(
             name: "MigrationExample",
@@ -79,7 +83,7 @@ let package = Package(
                 name: "AsyncSocketKitTests",
                 dependencies: [
                     "AsyncSocketKit", "AsyncSocketCore", "CAsyncSocketShims", "AsyncSocketCommand", "MigrationExample",
-                    "MigrationScanner", "MigrationTesting",
+                    "MigrationScanner", "MigrationTesting", "EngineTestSupport", "FuzzTargets",
                 ]
                     // Built first, so the tests in Examples/ and Command/ can run them.
                     + examples.map { .target(name: $0) }

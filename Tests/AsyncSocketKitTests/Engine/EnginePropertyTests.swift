@@ -1,4 +1,5 @@
 import AsyncSocketCore
+import EngineTestSupport
 import Foundation
 import Testing
 
@@ -39,13 +40,6 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 struct PropertyCase {
-    struct PlannedRead {
-        let kind: ReadKind
-        let buffer: NSMutableData?
-        let bufferOriginal: [UInt8]
-        let offset: Int
-    }
-
     enum Step {
         case queue(Int)
         case feed([UInt8])
@@ -82,17 +76,16 @@ struct PropertyCase {
                     Bool.random(using: &random) ? 0 : Int.random(in: separator.count...80, using: &random)
                 kind = .separator(separator, maxLength: maxLength)
             }
-            var buffer: NSMutableData?
-            var original: [UInt8] = []
+            var original: [UInt8]?
             var offset = 0
             if Int.random(in: 0..<10, using: &random) < 3 {
-                original = (0..<Int.random(in: 0...20, using: &random)).map { _ in
+                let bytes = (0..<Int.random(in: 0...20, using: &random)).map { _ in
                     UInt8.random(in: 65...90, using: &random)
                 }
-                buffer = NSMutableData(bytes: original, length: original.count)
-                offset = Int.random(in: 0...original.count, using: &random)
+                original = bytes
+                offset = Int.random(in: 0...bytes.count, using: &random)
             }
-            reads.append(PlannedRead(kind: kind, buffer: buffer, bufferOriginal: original, offset: offset))
+            reads.append(PlannedRead(kind: kind, bufferOriginal: original, offset: offset))
         }
         self.reads = reads
         var steps: [Step] = []
@@ -116,7 +109,7 @@ struct PropertyCase {
     /// Runs the case; returns a description of the first disagreement, or `nil`.
     func run() -> String? {
         let harness = EngineHarness(flavor: flavor, prebuffering: prebuffering, readChunk: readChunk)
-        var model = ReferenceModel(reads: reads.map(\.kind))
+        var model = ReferenceModel()
         for step in steps {
             switch step {
             case .queue(let index):
@@ -124,10 +117,10 @@ struct PropertyCase {
                 if let rejection = harness.read(read.kind, buffer: read.buffer, offset: read.offset, tag: index) {
                     return "read \(index) was rejected: \(rejection)"
                 }
-                model.queued += 1
+                model.queue(read.kind)
             case .feed(let chunk):
                 harness.feed(chunk)
-                model.fed.append(contentsOf: chunk)
+                model.feed(chunk)
             }
             harness.runPasses()
             model.advance()
@@ -138,7 +131,8 @@ struct PropertyCase {
         if !harness.isClosed && model.closeReason == nil {
             harness.peerCloses()
             harness.runPasses()
-            model.peerClosed()
+            model.endInput(.endOfStream)
+            model.advance()
         }
         return compare(harness, model).map { problem in
             let script = steps.map { step -> String in
@@ -193,89 +187,12 @@ struct PropertyCase {
                 if total > 0 && partials >= total {
                     return "read \(tag): partial reports \(partials) ≥ its \(total) bytes"
                 }
-                if let problem = checkBuffer(read, data: completed[tag].0, tag: tag) {
+                if let problem = read.bufferProblem(completedWith: completed[tag].0, tag: tag) {
                     return problem
                 }
             } else if tag == completed.count, model.closeReason != nil, partials != model.failedReadBytes {
                 return "failed read \(tag): partial reports \(partials), bytes taken \(model.failedReadBytes)"
             }
-        }
-        return nil
-    }
-
-    private func checkBuffer(_ read: PlannedRead, data: [UInt8], tag: Int) -> String? {
-        guard let buffer = read.buffer else { return nil }
-        var expected = read.bufferOriginal
-        let end = read.offset + data.count
-        if expected.count < end {
-            expected += [UInt8](repeating: 0, count: end - expected.count)
-        }
-        expected.replaceSubrange(read.offset..<end, with: data)
-        return buffer.byteArray == expected ? nil : "read \(tag): caller buffer \(buffer.byteArray) ≠ \(expected)"
-    }
-}
-
-/// Consumes the input strictly in order, one read at a time, with what has arrived so far.
-struct ReferenceModel {
-    let reads: [ReadKind]
-    var queued = 0
-    var fed: [UInt8] = []
-    var consumed = 0
-    var completed: [[UInt8]] = []
-    var closeReason: TransportFailure?
-    /// Bytes the failed read had taken when the socket closed.
-    var failedReadBytes = 0
-
-    init(reads: [ReadKind]) {
-        self.reads = reads
-    }
-
-    mutating func advance() {
-        while closeReason == nil && completed.count < queued {
-            let available = fed.count - consumed
-            switch reads[completed.count] {
-            case .available(let maxLength):
-                guard available > 0 else { return }
-                take(maxLength > 0 ? min(available, maxLength) : available)
-            case .length(let length):
-                guard available >= length else { return }
-                take(length)
-            case .separator(let separator, let maxLength):
-                let limit = maxLength > 0 ? consumed + maxLength : Int.max
-                if let end = firstEnd(of: separator), end <= limit {
-                    take(end - consumed)
-                } else if maxLength > 0 && available >= maxLength {
-                    closeReason = .readMaxedOut
-                    failedReadBytes = maxLength
-                    return
-                } else {
-                    return
-                }
-            }
-        }
-    }
-
-    mutating func peerClosed() {
-        advance()
-        if closeReason == nil && completed.count < queued {
-            closeReason = .endOfStream
-            failedReadBytes = fed.count - consumed
-        }
-    }
-
-    private mutating func take(_ count: Int) {
-        completed.append(Array(fed[consumed..<consumed + count]))
-        consumed += count
-    }
-
-    private func firstEnd(of separator: [UInt8]) -> Int? {
-        guard fed.count - consumed >= separator.count else { return nil }
-        var start = consumed
-        while start + separator.count <= fed.count {
-            if fed[start..<start + separator.count].elementsEqual(separator) {
-                return start + separator.count
-            }
-            start += 1
         }
         return nil
     }

@@ -1,0 +1,15 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// libFuzzer executables for the targets in the main package's FuzzTargets library. Built apart from
+// the main package because they need the fuzzer and address sanitizer flags (see README.md):
+//     swift build --package-path Fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
+let package = Package(
+    name: "AsyncSocketKitFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "AsyncSocketKit", path: "..")],
+    targets: ["FuzzEngine", "FuzzTLSSettings", "FuzzTLSEngine"].map { name in
+        .executableTarget(name: name, dependencies: [.product(name: "FuzzTargets", package: "AsyncSocketKit")])
+    },
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,368 @@
+import AsyncSocketCore
+import Foundation
+
+/// Drives a `SocketEngine` the way a socket face does, with a scripted transport, a virtual clock
+/// and a queue of "run-loop passes" instead of I/O, a clock and threads. Everything the face would
+/// tell its delegate is recorded in `events`, in order.
+///
+/// Legacy flavor: a completion schedules the next dequeue for a later pass, a failure is an error
+/// close with `unreadData`. Queue flavor (GCD): the next read is dequeued at once.
+///
+/// Queued passes and timers hold the harness `unowned` (it owns both), so a harness left with work
+/// pending is freed all the same and LeakSanitizer (under the fuzz targets) sees only real leaks.
+public final class EngineHarness {
+    public enum Flavor {
+        case legacy
+        case queue
+    }
+
+    public enum Event: Equatable, CustomStringConvertible {
+        case partialRead(Int, tag: Int)
+        case read([UInt8], tag: Int)
+        case partialWrite(Int, tag: Int)
+        case wrote(tag: Int)
+        case readTimeoutAsked(tag: Int, elapsed: TimeInterval, bytesDone: Int)
+        case writeTimeoutAsked(tag: Int, elapsed: TimeInterval, bytesDone: Int)
+        case tlsStarted(prebuffered: [UInt8])
+        case secured
+        case closed(CloseReason)
+        case disconnected
+
+        public var description: String {
+            switch self {
+            case .partialRead(let n, let tag): return "partialRead(\(n), tag: \(tag))"
+            case .read(let bytes, let tag):
+                return "read(\(String(decoding: bytes, as: UTF8.self).debugDescription), tag: \(tag))"
+            case .partialWrite(let n, let tag): return "partialWrite(\(n), tag: \(tag))"
+            case .wrote(let tag): return "wrote(tag: \(tag))"
+            case .readTimeoutAsked(let tag, let elapsed, let done):
+                return "readTimeout?(tag: \(tag), elapsed: \(elapsed), done: \(done))"
+            case .writeTimeoutAsked(let tag, let elapsed, let done):
+                return "writeTimeout?(tag: \(tag), elapsed: \(elapsed), done: \(done))"
+            case .tlsStarted(let bytes): return "tlsStarted(\(bytes.count) prebuffered)"
+            case .secured: return "secured"
+            case .closed(let reason): return "closed(\(reason))"
+            case .disconnected: return "disconnected"
+            }
+        }
+    }
+
+    public enum CloseReason: Equatable {
+        case failure(TransportFailure)
+        case readTimeout
+        case writeTimeout
+    }
+
+    public let engine: SocketEngine
+    public let transport = ScriptedTransport()
+    public let clock = VirtualClock()
+    public let flavor: Flavor
+    public private(set) var events: [Event] = []
+    /// What `unreadData` returned inside the error close (legacy), or what the close discarded (queue).
+    public private(set) var unreadAtClose: [UInt8]?
+    public private(set) var isClosed = false
+    /// The answers the "delegate" gives to read/write timeout questions, in order (none: time out).
+    public var readTimeoutAnswers: [TimeInterval] = []
+    public var writeTimeoutAnswers: [TimeInterval] = []
+    /// Whether the delegate queues another read from inside each read completion.
+    public var onRead: ((EngineHarness, Int) -> Void)?
+
+    private var passQueue: [() -> Void] = []
+    private var readDequeueScheduled = false
+    private var writeDequeueScheduled = false
+    private var readableHint = false
+    private var writableHint = true
+    private var waitingForReadable = false
+    private var waitingForWritable = false
+    private var readTimer: Int?
+    private var writeTimer: Int?
+
+    public init(flavor: Flavor = .legacy, prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
+        self.flavor = flavor
+        engine = SocketEngine(configuration: .init(prebuffering: prebuffering, readChunk: readChunk))
+    }
+
+    // MARK: What the user calls
+
+    /// Queues a read; returns the reason it was ignored, or `nil`.
+    @discardableResult
+    public func read(
+        _ kind: ReadKind, buffer: NSMutableData? = nil, offset: Int = 0, timeout: TimeInterval = -1, tag: Int = 0
+    ) -> String? {
+        let rejection = engine.enqueueRead(
+            ReadRequest(kind: kind, buffer: buffer, bufferOffset: offset, timeout: timeout, tag: tag))
+        if rejection == nil {
+            scheduleReadDequeue()
+        }
+        return rejection
+    }
+
+    @discardableResult
+    public func write(_ bytes: [UInt8], timeout: TimeInterval = -1, tag: Int = 0) -> String? {
+        let rejection = engine.enqueueWrite(Data(bytes), timeout: timeout, tag: tag)
+        if rejection == nil {
+            scheduleWriteDequeue()
+        }
+        return rejection
+    }
+
+    public func startTLS() {
+        engine.enqueueTLS(settings: "tls")
+        scheduleReadDequeue()
+        scheduleWriteDequeue()
+    }
+
+    public func disconnectAfter(reading: Bool, writing: Bool) {
+        if engine.disconnectAfter(reading: reading, writing: writing) {
+            passQueue.append { [unowned self] in disconnect() }
+        }
+    }
+
+    public func disconnect() {
+        guard !isClosed else { return }
+        cancelTimers()
+        engine.reset()
+        isClosed = true
+        events.append(.disconnected)
+    }
+
+    // MARK: What the world does
+
+    /// Bytes arrive from the peer; a waiting read is serviced at once (a readiness event).
+    public func feed(_ bytes: [UInt8]) {
+        transport.feed(bytes)
+        readableEvent()
+    }
+
+    public func feed(_ text: String) {
+        feed(Array(text.utf8))
+    }
+
+    /// The peer closes its side.
+    public func peerCloses() {
+        transport.ended = true
+        readableEvent()
+    }
+
+    /// The transport reports an error (an errno) on the next read.
+    public func transportFails(_ code: Int32) {
+        transport.failure = code
+        readableEvent()
+    }
+
+    /// The peer reads: the transport takes `count` more bytes.
+    public func peerDrains(_ count: Int) {
+        transport.sendCapacity = transport.sendCapacity == .max ? .max : transport.sendCapacity + count
+        writableHint = true
+        if waitingForWritable && !isClosed {
+            doSendBytes()
+        }
+    }
+
+    /// Runs queued passes until none is left (each pass runs what was queued before it began).
+    public func runPasses(limit: Int = 10_000) {
+        var count = 0
+        while !passQueue.isEmpty && count < limit {
+            let pass = passQueue
+            passQueue.removeAll()
+            for item in pass {
+                item()
+            }
+            count += 1
+        }
+    }
+
+    /// Runs one pass: what was queued before it began.
+    public func runOnePass() {
+        let pass = passQueue
+        passQueue.removeAll()
+        for item in pass {
+            item()
+        }
+    }
+
+    /// Clears the recorded events (to look at what comes next).
+    public func clearEvents() {
+        events.removeAll()
+    }
+
+    public func advance(by seconds: TimeInterval) {
+        clock.advance(by: seconds)
+        runPasses()
+    }
+
+    private func readableEvent() {
+        readableHint = true
+        if waitingForReadable && !isClosed {
+            doBytesAvailable()
+        }
+    }
+
+    // MARK: The face's logic
+
+    private func scheduleReadDequeue() {
+        guard !readDequeueScheduled else { return }
+        readDequeueScheduled = true
+        passQueue.append { [unowned self] in
+            readDequeueScheduled = false
+            maybeDequeueRead()
+        }
+    }
+
+    private func scheduleWriteDequeue() {
+        guard !writeDequeueScheduled else { return }
+        writeDequeueScheduled = true
+        passQueue.append { [unowned self] in
+            writeDequeueScheduled = false
+            maybeDequeueWrite()
+        }
+    }
+
+    private func maybeDequeueRead() {
+        guard !isClosed else { return }
+        switch engine.dequeueRead() {
+        case .busy, .waitingForTLS:
+            return
+        case .empty:
+            if engine.transportEnded && (flavor == .legacy || engine.prebufferedCount == 0) {
+                close(.failure(.endOfStream))
+            }
+        case .started(let timeout):
+            if let timeout {
+                readTimer = clock.schedule(after: timeout) { [unowned self] in readTimerFired() }
+            }
+            doBytesAvailable()
+        case .startTLS:
+            startHandshake()
+        case .disconnect:
+            disconnect()
+        }
+    }
+
+    private func maybeDequeueWrite() {
+        guard !isClosed else { return }
+        switch engine.dequeueWrite() {
+        case .busy, .empty, .waitingForTLS:
+            return
+        case .started(let timeout):
+            if let timeout {
+                writeTimer = clock.schedule(after: timeout) { [unowned self] in writeTimerFired() }
+            }
+            doSendBytes()
+        case .startTLS:
+            startHandshake()
+        case .disconnect:
+            disconnect()
+        }
+    }
+
+    private func doBytesAvailable() {
+        let result = engine.runReadPass(transportReadable: readableHint, transport: transport)
+        if result.transportDrained {
+            readableHint = false
+        }
+        waitingForReadable = result.waitsForReadable
+        if waitingForReadable && transport.isReadable {
+            // Readiness is level-triggered: a descriptor with bytes, an end or an error pending
+            // reports itself again on the next pass.
+            passQueue.append { [unowned self] in readableEvent() }
+        }
+        if result.partialLength > 0 {
+            events.append(.partialRead(result.partialLength, tag: result.partialTag))
+        }
+        if let (data, tag) = result.completed {
+            clock.cancel(readTimer)
+            readTimer = nil
+            events.append(.read(Array(data), tag: tag))
+            onRead?(self, tag)
+            if isClosed { return }
+            if result.failure == nil {
+                switch flavor {
+                case .legacy: scheduleReadDequeue()
+                case .queue: maybeDequeueRead()
+                }
+                return
+            }
+        }
+        if let failure = result.failure {
+            close(.failure(failure))
+        }
+    }
+
+    private func doSendBytes() {
+        let result = engine.runWritePass(transportWritable: writableHint, transport: transport)
+        if result.waitsForWritable {
+            writableHint = false
+        }
+        waitingForWritable = result.waitsForWritable
+        if result.partialLength > 0 {
+            events.append(.partialWrite(result.partialLength, tag: result.partialTag))
+        }
+        if let tag = result.completedTag {
+            clock.cancel(writeTimer)
+            writeTimer = nil
+            events.append(.wrote(tag: tag))
+            if isClosed { return }
+            scheduleWriteDequeue()
+        }
+        if let failure = result.failure {
+            close(.failure(failure))
+        }
+    }
+
+    private func readTimerFired() {
+        readTimer = nil
+        guard let query = engine.readTimeoutQuery else { return }
+        events.append(.readTimeoutAsked(tag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
+        let answer = readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst()
+        if let granted = engine.extendReadTimeout(by: answer) {
+            readTimer = clock.schedule(after: granted) { [unowned self] in readTimerFired() }
+        } else {
+            close(.readTimeout)
+        }
+    }
+
+    private func writeTimerFired() {
+        writeTimer = nil
+        guard let query = engine.writeTimeoutQuery else { return }
+        events.append(.writeTimeoutAsked(tag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
+        let answer = writeTimeoutAnswers.isEmpty ? 0 : writeTimeoutAnswers.removeFirst()
+        if let granted = engine.extendWriteTimeout(by: answer) {
+            writeTimer = clock.schedule(after: granted) { [unowned self] in writeTimerFired() }
+        } else {
+            close(.writeTimeout)
+        }
+    }
+
+    private func startHandshake() {
+        guard let (_, prebuffered) = engine.beginTLS() else { return }
+        events.append(.tlsStarted(prebuffered: Array(prebuffered)))
+    }
+
+    /// The handshake (played by the test) finished.
+    public func finishHandshake() {
+        engine.completeTLS()
+        events.append(.secured)
+        scheduleReadDequeue()
+        scheduleWriteDequeue()
+    }
+
+    private func cancelTimers() {
+        clock.cancel(readTimer)
+        clock.cancel(writeTimer)
+        readTimer = nil
+        writeTimer = nil
+    }
+
+    /// An error close: legacy hands `unreadData` to willDisconnect first; GCD discards the same bytes
+    /// (recorded here all the same, so tests can account for every byte).
+    private func close(_ reason: CloseReason) {
+        guard !isClosed else { return }
+        cancelTimers()
+        engine.prepareErrorClose()
+        unreadAtClose = Array(engine.collectUnreadData(from: transport))
+        engine.reset()
+        isClosed = true
+        events.append(.closed(reason))
+    }
+}
