@@ -91,6 +91,7 @@ extension QueueSocket {
         }
         readSource = nil
         writeSource = nil
+        resumeAccepting()
         for (socket, source) in zip(listenFDs, acceptSources) {
             SafeClose.detach(socket)
             source.cancel()

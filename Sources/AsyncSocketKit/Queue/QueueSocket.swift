@@ -38,6 +38,8 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var readSource: (any DispatchSourceRead)?
     var writeSource: (any DispatchSourceWrite)?
     var acceptSources: [any DispatchSourceRead] = []
+    /// Whether the accept sources are suspended for a moment (out of descriptors).
+    var acceptSourcesSuspended = false
     var readSourceSuspended = true
     var writeSourceSuspended = true
     var readTimer: (any DispatchSourceTimer)?

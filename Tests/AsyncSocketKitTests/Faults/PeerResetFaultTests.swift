@@ -67,7 +67,7 @@ struct PeerResetFaultTests {
             let connection = try ClientConnection(engine: engine)
             connection.client.write(Data(count: 32 << 20), withTimeout: -1, tag: 1)
             let peer = connection.peer
-            #expect(runUntil { !kernelPending(peer.fd).isEmpty })
+            #expect(waitUntil { !kernelPending(peer.fd).isEmpty })
             _ = peer.receive(count: 65_536, timeout: 5)
             peer.reset()
             #expect(runUntil { connection.recorder.closed("client") })
