@@ -24,11 +24,12 @@ extension QueueSocket {
         sync { engine.configuration.prebuffering = true }
     }
 
-    /// The bytes the last error close kept (legacy `unreadData`), handed over once.
+    /// The bytes the last error close kept (legacy `unreadData`), handed over once; from any thread,
+    /// without waiting for the socket queue.
     func takeUnreadData() -> Data? {
-        sync {
-            defer { lastUnreadData = nil }
-            return lastUnreadData
+        lastUnreadData.withLock { data in
+            defer { data = nil }
+            return data
         }
     }
 

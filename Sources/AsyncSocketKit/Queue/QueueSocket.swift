@@ -64,7 +64,10 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var tls: TLSTransport?
     /// Legacy semantics for RunLoopSocket's queue core (see QueueSocket+Legacy.swift).
     var legacySemantics = false
-    var lastUnreadData: Data?
+    /// The bytes the last error close kept (legacy `unreadData`): set on the socket queue before the
+    /// disconnect callback is queued, taken by that callback without waiting for the socket queue
+    /// (a sync there from thousands of delegate callbacks at once starved libdispatch's thread pool).
+    let lastUnreadData = Lock<Data?>(nil)
     /// Legacy end-of-stream probe: set by the queue core; callbacks sent so far; whether a probe is
     /// travelling and the callback count when it left.
     var legacyPeerEndedProbe: (@Sendable (Int) -> Void)?

@@ -13,14 +13,16 @@ struct LoadTests {
     static let bytesPerConnection = environmentInt("LOAD_BYTES") ?? 4096
     static let cycles = environmentInt("LOAD_CYCLES") ?? 2000
 
-    @Test("concurrent connections to one RunLoopSocket listener, clients in a child process, every byte echoed back")
-    func concurrentConnections() async throws {
+    @Test(
+        "concurrent connections to one RunLoopSocket listener, clients in a child process, every byte echoed back",
+        arguments: RunLoopSocket.Engine.allCases)
+    func concurrentConnections(engine: RunLoopSocket.Engine) async throws {
         let (connections, bytes) = (Self.connections, Self.bytesPerConnection)
         LoadClient.raiseDescriptorLimit()
         let worker = EventRunLoopThread(name: "load-server")
         defer { worker.terminate() }
         let server = LoadEchoServer()
-        let port = try await onLoop(worker.loop) { try server.start() }
+        let port = try await onLoop(worker.loop) { try server.start(engine: engine) }
         let started = now()
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             [port = port as UInt16, connections = connections as Int, bytes = bytes as Int] in
@@ -48,7 +50,7 @@ struct LoadTests {
         #expect(stats.violations.isEmpty, "\(stats.violations.prefix(10))")
         try await onLoop(worker.loop) { server.stop() }
         print(
-            "LOAD connections: \(stats.mostOpen) held at once on one loop, \(report.bytesVerified) bytes echoed and "
+            "LOAD connections (\(engine)): \(stats.mostOpen) held at once on one loop, \(report.bytesVerified) bytes echoed and "
                 + "verified, \(stats.finalDisconnects) final disconnects, \(String(format: "%.1f", seconds)) s")
     }
 
