@@ -50,6 +50,9 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var readStreamClosed = false
     /// Bytes the read source last said were available.
     var bytesAvailable = 0
+    /// Whether a read pass runs now, and whether another was asked for meanwhile (see doReadData).
+    var inReadPass = false
+    var readPassRequested = false
     var writableHint = false
     /// Bumped by every close, so late results of earlier work recognise themselves as stale.
     var stateIndex = 0
