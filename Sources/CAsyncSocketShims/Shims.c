@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -65,4 +66,29 @@ uint64_t ask_monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int ask_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int ask_epoll_watch_close(int epoll_fd, int fd, uint64_t token) {
+    struct epoll_event event = {0};
+    event.events = EPOLLRDHUP;  // EPOLLHUP and EPOLLERR are always reported
+    event.data.u64 = token;
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event);
+}
+
+int ask_epoll_unwatch(int epoll_fd, int fd) {
+    struct epoll_event event = {0};
+    return epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, &event);
+}
+
+int ask_epoll_ready(int epoll_fd, uint64_t *tokens, int capacity) {
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int n;
+    do {
+        n = epoll_wait(epoll_fd, events, capacity, 0);
+    } while (n < 0 && errno == EINTR);
+    for (int i = 0; i < n; i++) tokens[i] = events[i].data.u64;
+    return n;
 }

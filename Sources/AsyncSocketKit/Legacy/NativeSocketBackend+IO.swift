@@ -66,10 +66,12 @@ extension NativeSocketBackend: ByteTransport {
             }
         case .peerClosed:
             // Only watched while no read waits (reads notice the end themselves): the peer is gone,
-            // and what it sent last is in unreadData.
+            // and what it sent last is in unreadData. A reset is the error it is (SO_ERROR; the bytes
+            // that came before it stay readable for unreadData); a clean close has none.
             source?.wantsPeerClose = false
             engine.noteTransportEnded()
-            closeWithError(nil)
+            let code = SocketOps.pendingError(fd)
+            closeWithError(code == 0 ? nil : SystemError.posix(code, "recv"))
         }
     }
 

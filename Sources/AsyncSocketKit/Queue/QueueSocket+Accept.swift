@@ -133,8 +133,35 @@ extension QueueSocket {
                 return
             case .failed(let code):
                 debug("accept failed: \(String(cString: strerror(code)))")
+                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
+                    pauseAccepting()
+                }
                 return
             }
+        }
+    }
+
+    /// Out of descriptors (or memory): the waiting connection stays in the backlog and the listener
+    /// stays readable, so the accept source would fire again at once, forever (the original spun
+    /// here). Stop watching for a moment instead.
+    private func pauseAccepting() {
+        guard !acceptSourcesSuspended else { return }
+        acceptSourcesSuspended = true
+        for source in acceptSources {
+            source.suspend()
+        }
+        let index = stateIndex
+        socketQueue.asyncAfter(deadline: .now() + 0.1) { [weak self] in
+            guard let self, index == stateIndex, acceptSourcesSuspended else { return }
+            resumeAccepting()
+        }
+    }
+
+    func resumeAccepting() {
+        guard acceptSourcesSuspended else { return }
+        acceptSourcesSuspended = false
+        for source in acceptSources {
+            source.resume()
         }
     }
 

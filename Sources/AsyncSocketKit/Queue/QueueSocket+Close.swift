@@ -43,9 +43,11 @@ extension QueueSocket {
         if legacySemantics && error != nil && fd >= 0 {
             engine.prepareErrorClose()
             if let tls, isSecureFlag {
-                lastUnreadData = engine.collectUnreadData(from: tls)
+                let unread = engine.collectUnreadData(from: tls)
+                lastUnreadData.withLock { $0 = unread }
             } else {
-                lastUnreadData = engine.collectUnreadData(from: self)
+                let unread = engine.collectUnreadData(from: self)
+                lastUnreadData.withLock { $0 = unread }
             }
         }
         tearDown()
@@ -91,6 +93,7 @@ extension QueueSocket {
         }
         readSource = nil
         writeSource = nil
+        resumeAccepting()
         for (socket, source) in zip(listenFDs, acceptSources) {
             SafeClose.detach(socket)
             source.cancel()

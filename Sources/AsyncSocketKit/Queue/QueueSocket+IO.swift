@@ -231,7 +231,25 @@ extension QueueSocket: ByteTransport {
         }
     }
 
+    /// Runs read passes. A completion dequeues the next read at once (GCD), which would run its
+    /// pass inside this one: with thousands of reads queued and their bytes already read ahead,
+    /// that recursion overflowed a dispatch thread's stack. A pass asked for while one runs is run
+    /// by the outer call instead, right after the current one returns (nothing follows the nested
+    /// calls, so the order is the same).
     func doReadData() {
+        guard !inReadPass else {
+            readPassRequested = true
+            return
+        }
+        inReadPass = true
+        defer { inReadPass = false }
+        repeat {
+            readPassRequested = false
+            runOneReadPass()
+        } while readPassRequested
+    }
+
+    private func runOneReadPass() {
         guard case .read = engine.currentRead, !readsPaused else {
             // Bytes with nothing to consume them: stop watching until a read arrives (GCD).
             if bytesAvailable > 0 {

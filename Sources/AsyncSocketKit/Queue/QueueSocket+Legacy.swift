@@ -24,11 +24,12 @@ extension QueueSocket {
         sync { engine.configuration.prebuffering = true }
     }
 
-    /// The bytes the last error close kept (legacy `unreadData`), handed over once.
+    /// The bytes the last error close kept (legacy `unreadData`), handed over once; from any thread,
+    /// without waiting for the socket queue.
     func takeUnreadData() -> Data? {
-        sync {
-            defer { lastUnreadData = nil }
-            return lastUnreadData
+        lastUnreadData.withLock { data in
+            defer { data = nil }
+            return data
         }
     }
 
@@ -73,9 +74,17 @@ extension QueueSocket {
     /// the legacy socket closes only once its delegate has seen every callback sent so far — any of
     /// them may queue reads that the bytes already read ahead satisfy — so a probe travels the
     /// callbacks' path to the loop and back; callbacks sent meanwhile send it round again.
+    /// The close once the peer's end is seen: a reset is the POSIX error it is (pending in SO_ERROR
+    /// when no read consumed it), as the native engine reports it; a clean end is `closed` (a nil
+    /// error for the legacy delegate).
+    private var legacyEndError: any Error {
+        let code = fd >= 0 ? SocketOps.pendingError(fd) : 0
+        return code == 0 ? QueueSocketError(.closed) : SystemError.posix(code, "read")
+    }
+
     func legacyPeerEnded() {
         if case .read = engine.currentRead {
-            closeWithError(QueueSocketError(.closed))
+            closeWithError(legacyEndError)
             return
         }
         suspendReadSource()
@@ -85,7 +94,7 @@ extension QueueSocket {
 
     private func sendLegacyProbe() {
         guard let probe = legacyPeerEndedProbe, let queue = storedDelegateQueue else {
-            closeWithError(QueueSocketError(.closed))
+            closeWithError(legacyEndError)
             return
         }
         legacyProbeMark = legacyCallbacksSent
@@ -104,7 +113,7 @@ extension QueueSocket {
             } else if mark != legacyCallbacksSent {
                 sendLegacyProbe()
             } else {
-                closeWithError(QueueSocketError(.closed))
+                closeWithError(legacyEndError)
             }
         }
     }

@@ -38,6 +38,8 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var readSource: (any DispatchSourceRead)?
     var writeSource: (any DispatchSourceWrite)?
     var acceptSources: [any DispatchSourceRead] = []
+    /// Whether the accept sources are suspended for a moment (out of descriptors).
+    var acceptSourcesSuspended = false
     var readSourceSuspended = true
     var writeSourceSuspended = true
     var readTimer: (any DispatchSourceTimer)?
@@ -48,6 +50,9 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var readStreamClosed = false
     /// Bytes the read source last said were available.
     var bytesAvailable = 0
+    /// Whether a read pass runs now, and whether another was asked for meanwhile (see doReadData).
+    var inReadPass = false
+    var readPassRequested = false
     var writableHint = false
     /// Bumped by every close, so late results of earlier work recognise themselves as stale.
     var stateIndex = 0
@@ -62,7 +67,10 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var tls: TLSTransport?
     /// Legacy semantics for RunLoopSocket's queue core (see QueueSocket+Legacy.swift).
     var legacySemantics = false
-    var lastUnreadData: Data?
+    /// The bytes the last error close kept (legacy `unreadData`): set on the socket queue before the
+    /// disconnect callback is queued, taken by that callback without waiting for the socket queue
+    /// (a sync there from thousands of delegate callbacks at once starved libdispatch's thread pool).
+    let lastUnreadData = Lock<Data?>(nil)
     /// Legacy end-of-stream probe: set by the queue core; callbacks sent so far; whether a probe is
     /// travelling and the callback count when it left.
     var legacyPeerEndedProbe: (@Sendable (Int) -> Void)?

@@ -1,6 +1,7 @@
 import CLibevent
 
-// One libevent `event` of a file source in one mode's `event_base`.
+// One registration of a file source in one mode: a libevent `event` in the mode's `event_base` for
+// readable and writable, an entry in the mode's PeerCloseWatch for the peer's close.
 //
 // libevent calls `eventRegistrationFired` while the base is inside `event_base_loop`; that callback
 // only records the registration in the loop's ready list. User handlers run after
@@ -15,8 +16,11 @@ final class EventRegistration {
 
     let kind: Kind
     unowned let context: ModeContext
-    let event: OpaquePointer
-    /// Whether the event is pending in its base (`event_add` without a matching `event_del`).
+    let fileDescriptor: Int32
+    /// The libevent event (readable and writable registrations only).
+    private let event: OpaquePointer?
+    /// Whether the event is pending in its base (`event_add` without a matching `event_del`), or
+    /// the descriptor is in the mode's close watch.
     var isAdded = false
     /// Cleared when the owner is cancelled or leaves this mode; a stale ready-list entry is skipped.
     var isLive = true
@@ -25,11 +29,14 @@ final class EventRegistration {
     init(kind: Kind, context: ModeContext, fileDescriptor: Int32) {
         self.kind = kind
         self.context = context
+        self.fileDescriptor = fileDescriptor
         let flags: Int32
         switch kind {
         case .readable: flags = EV_READ | EV_PERSIST
         case .writable: flags = EV_WRITE | EV_PERSIST
-        case .peerClosed: flags = EV_CLOSED | EV_PERSIST
+        case .peerClosed:
+            event = nil
+            return
         }
         // The callback argument is filled in by `event_assign` below, once `self` exists.
         guard let event = event_new(context.base, fileDescriptor, Int16(flags), eventRegistrationFired, nil)
@@ -44,13 +51,21 @@ final class EventRegistration {
 
     /// Makes the event pending.
     func add() {
-        event_add(event, nil)
+        if let event {
+            event_add(event, nil)
+        } else {
+            context.peerCloseWatch.add(self)
+        }
         isAdded = true
     }
 
     func remove() {
         guard isAdded else { return }
-        event_del(event)
+        if let event {
+            event_del(event)
+        } else {
+            context.peerCloseWatch.remove(self)
+        }
         isAdded = false
     }
 
@@ -59,7 +74,9 @@ final class EventRegistration {
         remove()
         isLive = false
         fileSource = nil
-        event_free(event)
+        if let event {
+            event_free(event)
+        }
     }
 }
 

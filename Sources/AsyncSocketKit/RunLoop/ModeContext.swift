@@ -18,6 +18,9 @@ final class ModeContext {
     /// File sources and timers registered in this mode (the loop's "is this mode empty" answer).
     var registeredCount = 0
     var timers = TimerHeap()
+    /// The mode's peer-close watches; made with the base, so a descriptor shortage later (EMFILE)
+    /// cannot stop a socket from watching for its peer's close.
+    private(set) var peerCloseWatch: PeerCloseWatch!
     private let wakeEvent: OpaquePointer
     private let timerFileDescriptor: Int32
     private var timerEvent: OpaquePointer?
@@ -49,6 +52,7 @@ final class ModeContext {
             base, timerFileDescriptor, Int16(EV_READ | EV_PERSIST), timerExpired,
             Unmanaged.passUnretained(self).toOpaque())
         event_add(timerEvent, nil)
+        peerCloseWatch = PeerCloseWatch(context: self)
     }
 
     /// Runs one libevent iteration and collects what fired into the loop's ready list. When
@@ -90,6 +94,7 @@ final class ModeContext {
 
     /// Frees the base and the timerfd; every registration in it must already be retired.
     func invalidate() {
+        peerCloseWatch.invalidate()
         event_free(wakeEvent)
         event_free(timerEvent)
         event_base_free(base)

@@ -38,6 +38,19 @@ int ask_timerfd_create(void);
 /// past expires at once).
 void ask_timerfd_arm(int fd, uint64_t deadline_ns);
 
+/// A close-on-exec epoll instance, or -1 with errno set.
+int ask_epoll_create(void);
+
+/// Watches `fd` in `epoll_fd` for the peer's close, a hang-up or an error (EPOLLRDHUP, EPOLLHUP,
+/// EPOLLERR; level-triggered, never for readable bytes), reporting `token`; 0 or -1 with errno set.
+int ask_epoll_watch_close(int epoll_fd, int fd, uint64_t token);
+
+/// Stops watching `fd` in `epoll_fd`; 0 or -1 with errno set.
+int ask_epoll_unwatch(int epoll_fd, int fd);
+
+/// Without waiting, stores up to `capacity` tokens of ready descriptors; their number, or -1.
+int ask_epoll_ready(int epoll_fd, uint64_t *tokens, int capacity);
+
 /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC; -1 with errno set on failure.
 int ask_accept(int fd, void *address, uint32_t *length);
 

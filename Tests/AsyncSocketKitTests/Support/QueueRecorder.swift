@@ -2,7 +2,9 @@ import AsyncSocketKit
 import Foundation
 
 /// A `QueueSocketDelegate` that records every callback with the socket's label, in the order they
-/// arrive on its delegate queue, and lets a test wait for a condition with a deadline.
+/// arrive on its delegate queue, and lets a test wait for a condition with a deadline. Every callback
+/// also goes past ``auditor``, which reports a broken socket invariant (a callback after the final
+/// disconnect, a second final disconnect, a descriptor left open) as a test issue.
 final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     enum Event: Equatable, CustomStringConvertible {
         case accepted(String)
@@ -38,6 +40,8 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     }
 
     let queue = DispatchQueue(label: "recorder-delegate")
+    /// Checks the socket invariants over every callback recorded here.
+    let auditor = SocketAuditor()
     private let condition = NSCondition()
     private var names: [ObjectIdentifier: String] = [:]
     private var entries: [(String, Event)] = []
@@ -65,6 +69,7 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     }
 
     private func record(_ socket: QueueSocket, _ event: Event) {
+        auditor.observe(socket, label: label(socket), event.auditObservation)
         condition.withLock {
             entries.append((names[ObjectIdentifier(socket)] ?? "?", event))
             condition.broadcast()
@@ -72,13 +77,15 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     }
 
     func events(_ label: String) -> [Event] {
-        condition.withLock { entries.filter { $0.0 == label }.map(\.1) }
+        auditor.reportIfInTest()
+        return condition.withLock { entries.filter { $0.0 == label }.map(\.1) }
     }
 
     /// Waits until `predicate` holds (checked after every callback, and at least every 50 ms) or
     /// `timeout` passes.
     @discardableResult
     func wait(timeout: TimeInterval = 10, until predicate: () -> Bool) -> Bool {
+        defer { auditor.reportIfInTest() }
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !predicate() {
             if Date() >= deadline { return false }
@@ -94,28 +101,45 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     }
 
     func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
+        let descriptors = sock.descriptorsForAudit
+        let childDescriptors = newSocket.descriptorsForAudit
         // One critical section: a waiter that sees the accepted socket also sees the event.
-        condition.withLock {
+        let child = condition.withLock {
             childCount += 1
             let child = "child\(childCount)"
             names[ObjectIdentifier(newSocket)] = child
             entries.append((names[ObjectIdentifier(sock)] ?? "?", .accepted(child)))
             if keepsAccepted { acceptedSockets.append(newSocket) }
             condition.broadcast()
+            return child
+        }
+        auditor.observe(sock, label: label(sock), .callback("accepted(\(child))"))
+        for fd in descriptors {
+            auditor.track(fd, of: sock, label: label(sock))
+        }
+        for fd in childDescriptors {
+            auditor.track(fd, of: newSocket, label: child)
         }
         onAccept?(newSocket)
     }
 
     func socket(_ sock: QueueSocket, didConnectToHost host: String, port: UInt16) {
         record(sock, .connected(host: host, port: port))
+        for fd in sock.descriptorsForAudit {
+            auditor.track(fd, of: sock, label: label(sock))
+        }
     }
 
     func socket(_ sock: QueueSocket, didConnectTo url: URL) {
         record(sock, .connectedURL(url.path))
+        for fd in sock.descriptorsForAudit {
+            auditor.track(fd, of: sock, label: label(sock))
+        }
     }
 
     func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {
         record(sock, .read(data, tag: tag))
+        auditor.delivered(data, to: sock, label: label(sock))
         onRead?(sock, data, tag)
     }
 
@@ -168,5 +192,22 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
             return trustAnswer
         }
         DispatchQueue.global().async { completionHandler(answer) }
+    }
+}
+
+extension QueueRecorder.Event {
+    /// What the callback means for the socket invariants.
+    var auditObservation: SocketAuditor.Observation {
+        if case .disconnected = self { return .finalDisconnect }
+        return .callback(description)
+    }
+}
+
+extension QueueSocket {
+    /// The socket's descriptors (connected, IPv4 and IPv6 listeners), for the auditor.
+    var descriptorsForAudit: Set<Int32> {
+        var descriptors: Set<Int32> = []
+        perform { descriptors = [socketFD, socket4FD, socket6FD] }
+        return descriptors
     }
 }

@@ -3,7 +3,9 @@ import Foundation
 
 /// A `RunLoopSocketDelegate` that records every callback, in order, with the socket's label, and
 /// lets a test script the answers. Used on one loop thread (or, for accepted sockets moved to a
-/// worker loop, with `lock` around the trace).
+/// worker loop, with `lock` around the trace). Every callback also goes past ``auditor``, which
+/// reports a broken socket invariant (a callback after the final disconnect, a second final
+/// disconnect, a descriptor left open) as a test issue.
 final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
     enum Event: Equatable, CustomStringConvertible {
         case willDisconnect(domain: String?, code: Int?)
@@ -48,6 +50,8 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
         var description: String { "\(socket) \(event)" }
     }
 
+    /// Checks the socket invariants over every callback recorded here.
+    let auditor = SocketAuditor()
     private let lock = NSLock()
     private var names: [ObjectIdentifier: String] = [:]
     private var entries: [Entry] = []
@@ -80,11 +84,15 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
 
     private func record(_ socket: RunLoopSocket, _ event: Event) {
         let label = label(socket)
+        auditor.observe(socket, label: label, event.auditObservation)
         lock.withLock { entries.append(Entry(socket: label, event: event, thread: pthread_self())) }
     }
 
     /// The trace so far.
-    var trace: [Entry] { lock.withLock { entries } }
+    var trace: [Entry] {
+        auditor.reportIfInTest()
+        return lock.withLock { entries }
+    }
 
     /// The events of one socket.
     func events(_ label: String) -> [Event] {
@@ -99,6 +107,7 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
         let ns = error.map { $0 as NSError }
         record(sock, .willDisconnect(domain: ns?.domain, code: ns?.code))
         let data = sock.unreadData()
+        if let data { auditor.delivered(data, to: sock, label: label(sock)) }
         lock.withLock { unread[names[ObjectIdentifier(sock)] ?? "?"] = data }
         onWillDisconnect?(sock)
     }
@@ -116,6 +125,10 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
             if keepsAccepted { acceptedSockets.append(newSocket) }
             return child
         }
+        for fd in [sock.socket4FD, sock.socket6FD] {
+            auditor.track(fd, of: sock, label: label(sock))
+        }
+        auditor.track(newSocket.socketFD, of: newSocket, label: child)
         record(sock, .didAccept(child))
     }
 
@@ -126,16 +139,19 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
 
     func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool {
         record(sock, .willConnect)
+        auditor.track(sock.socketFD, of: sock, label: label(sock))
         return label(sock).hasPrefix("child") ? childWillConnectAnswer : willConnectAnswer
     }
 
     func onSocket(_ sock: RunLoopSocket, didConnectToHost host: String, port: UInt16) {
         record(sock, .connected(host: host, port: port))
+        auditor.track(sock.socketFD, of: sock, label: label(sock))
         onConnect?(sock)
     }
 
     func onSocket(_ sock: RunLoopSocket, didRead data: Data, withTag tag: Int) {
         record(sock, .read(Data(data), tag: tag))
+        auditor.delivered(data, to: sock, label: label(sock))
         onRead?(sock, data, tag)
     }
 
@@ -168,5 +184,17 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
 
     func onSocketDidSecure(_ sock: RunLoopSocket) {
         record(sock, .secured)
+    }
+}
+
+extension Recorder.Event {
+    /// What the callback means for the socket invariants.
+    var auditObservation: SocketAuditor.Observation {
+        switch self {
+        case .willConnect: return .opening
+        case .willDisconnect: return .errorClose
+        case .didDisconnect: return .finalDisconnect
+        default: return .callback(description)
+        }
     }
 }
