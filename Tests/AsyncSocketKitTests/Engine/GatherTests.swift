@@ -1,4 +1,5 @@
 import AsyncSocketCore
+import EngineTestSupport
 import Foundation
 import Testing
 
