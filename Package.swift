@@ -13,7 +13,7 @@ let package = Package(
         .library(name: "AsyncSocketKit", targets: ["AsyncSocketKit"]),
         .library(name: "AsyncSocketCore", targets: ["AsyncSocketCore"]),
         .library(name: "MigrationTesting", targets: ["MigrationTesting"]),
-        // For Fuzz/ (a separate package built with libFuzzer): the fuzz targets' logic.
+        // For Tests/Fuzz/ (a separate package built with libFuzzer): the fuzz targets' logic.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .executable(name: "asyncsocket", targets: ["AsyncSocketCommand"]),
     ],

@@ -6,7 +6,7 @@ import Foundation
 /// command is missing or fails.
 ///
 /// LeakSanitizer cannot follow the tagged pointers of a `Data` held in a global (here, and in the
-/// TLS context cache's entries), so Fuzz/lsan.supp names this type.
+/// TLS context cache's entries), so Tests/Fuzz/lsan.supp names this type.
 enum ThrowawayIdentity {
     static let pem = make()
 

@@ -88,8 +88,10 @@ struct SocketAuditorTests {
     func queueSocketWiring() throws {
         let pair = try QueuePair()
         let auditor = pair.recorder.auditor
-        #expect(pair.recorder.wait { auditor.trackedDescriptors("client").count == 1 })
-        #expect(auditor.trackedDescriptors("child1").count == 1)
+        #expect(
+            pair.recorder.wait {
+                auditor.trackedDescriptors("client").count == 1 && auditor.trackedDescriptors("child1").count == 1
+            })
         #expect(auditor.trackedDescriptors("server").count >= 1)
         pair.client.readData(toLength: 5, withTimeout: -1, tag: 1)
         pair.child.write(Data("hello".utf8), withTimeout: -1, tag: 2)

@@ -2,13 +2,13 @@ import Foundation
 import FuzzTargets
 import Testing
 
-// The committed fuzz corpus (Fuzz/Corpus), replayed without libFuzzer, plus seeded random inputs:
-// every input must run clean. Fuzz/replay.sh replays the same corpus under libFuzzer and
+// The committed fuzz corpus (Tests/Fuzz/Corpus), replayed without libFuzzer, plus seeded random inputs:
+// every input must run clean. Tests/Fuzz/replay.sh replays the same corpus under libFuzzer and
 // AddressSanitizer. FUZZ_RANDOM_CASES runs more random inputs.
 @Suite("Fuzz targets: corpus replay and random inputs")
 struct FuzzCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../Fuzz/Corpus").standardizedFileURL
+        .appendingPathComponent("../../Fuzz/Corpus").standardizedFileURL
     static let randomCases = ProcessInfo.processInfo.environment["FUZZ_RANDOM_CASES"].flatMap(Int.init) ?? 2_000
 
     /// Each target, and how many random inputs it gets (the TLS ones build OpenSSL contexts: slower).

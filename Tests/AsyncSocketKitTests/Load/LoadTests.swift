@@ -92,7 +92,10 @@ struct LoadTests {
         #expect(report.bytesVerified == cycles * 1024)
         #expect(report.descriptorsAfter == report.descriptorsBefore)
         let growth = Double(report.residentAtEnd - report.residentAfterWarmUp) / Double(report.residentAfterWarmUp)
-        #expect(growth < 0.10)
+        // AddressSanitizer holds freed memory in quarantine: resident size means nothing under it.
+        if dlsym(nil, "__asan_init") == nil {
+            #expect(growth < 0.10)
+        }
         print(
             "LOAD cycles: \(report.cycles) in \(String(format: "%.1f", report.seconds)) s, descriptors "
                 + "\(report.descriptorsBefore) → \(report.descriptorsAfter), resident "
