@@ -146,4 +146,26 @@ enum SocketOps {
             return .failure(SystemError.posix(code, "recv"))
         }
     }
+
+    /// What a descriptor reported readable holds, found without consuming a pending error (a
+    /// failing recv takes SO_ERROR with it): nothing yet, bytes, or the end or an error.
+    enum Readiness {
+        case nothing
+        case bytes
+        case endOrError
+    }
+
+    static func readiness(_ fd: Int32) -> Readiness {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&pfd, 1, 0) < 0 {
+            if ask_errno() != EINTR { return .endOrError }
+        }
+        if pfd.revents == 0 { return .nothing }
+        if pfd.revents & Int16(POLLERR | POLLNVAL) != 0 { return .endOrError }
+        switch peekEnd(fd) {
+        case .success(nil): return .nothing
+        case .success(false): return .bytes
+        case .success(true), .failure: return .endOrError
+        }
+    }
 }

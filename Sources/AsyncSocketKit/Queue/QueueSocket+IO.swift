@@ -176,6 +176,17 @@ extension QueueSocket: ByteTransport {
     private func readSourceFired() {
         guard let readSource else { return }
         bytesAvailable = Int(readSource.data)
+        if bytesAvailable == 0 {
+            // libdispatch measures an event's bytes after epoll reports them, so a read pass running
+            // meanwhile may already have taken them: a zero estimate is the end (or a reset) only
+            // when the descriptor says so; with nothing there the event is stale, and the source
+            // fires again when bytes come.
+            switch SocketOps.readiness(fd) {
+            case .nothing: return
+            case .bytes: bytesAvailable = 1
+            case .endOrError: break
+            }
+        }
         if tlsHandshaking {
             continueHandshake()
             return
