@@ -44,7 +44,11 @@ extension QueueCoreBackend {
             resolver: customResolver, logger: logger)
         guard let childBackend = child?.backend as? QueueCoreBackend else { return }
         childBackend.modes = modes
-        childBackend.target.withLock { $0.modes = modes }
+        // From `adopt` on, the child's QueueSocket reports (and sends its end-of-stream probes)
+        // through the child: a delivery finding no loop would be dropped, and a probe lost so would
+        // leave a peer's early close unreported for good. Until the child's own loop is known they
+        // go to this one, and follow the child from there.
+        childBackend.target.withLock { $0 = (EventRunLoop.current, modes) }
         childBackend.adopt(childQueue)
         delegate.onSocket(owner, didAcceptNewSocket: child!)
         childBackend.started = true

@@ -35,4 +35,58 @@ struct ListenerSurvivalTests {
             server.disconnect()
         }
     }
+
+    // A queue-core child's socket reports through the child from the moment it is adopted, but its
+    // callbacks were only carried once the child had its loop, at the end of the accept sequence:
+    // an end-of-stream probe sent in between was dropped, and the child never reported the close.
+    @Test(
+        "a peer's close during the accept sequence is reported on the child, every time",
+        arguments: RunLoopSocket.Engine.allCases)
+    func closeDuringAccept(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let delegate = EarlyCloseDelegate()
+            let server = RunLoopSocket(delegate: delegate, engine: engine)
+            try server.acceptOnInterface("127.0.0.1", port: 0)
+            let port = server.localPort
+            let deadline = Date(timeIntervalSinceNow: 20)
+            var rounds = 0
+            while rounds < 100 && Date() < deadline {
+                delegate.peer = try RawPeer(port: port)
+                rounds += 1
+                guard runUntil(timeout: 5, { delegate.disconnects == rounds }) else { break }
+            }
+            #expect(delegate.disconnects == rounds, "\(rounds - delegate.disconnects) of \(rounds) closes unreported")
+            server.disconnect()
+        }
+    }
+}
+
+/// Closes the peer of each accepted child while the listener's accept sequence is still running,
+/// and counts the children's disconnects.
+private final class EarlyCloseDelegate: RunLoopSocketDelegate, @unchecked Sendable {
+    /// Touched on the loop thread only.
+    var peer: RawPeer?
+    var children: [RunLoopSocket] = []
+    var disconnects = 0
+
+    func onSocket(_ sock: RunLoopSocket, didAcceptNewSocket newSocket: RunLoopSocket) {
+        children.append(newSocket)
+        peer = nil
+    }
+
+    func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool {
+        guard children.contains(where: { $0 === sock }) else { return true }
+        // Before this callback returns, let the child's transport meet the end: once the kernel
+        // shows it, a few round trips through the socket's queue give its read event time to run.
+        var pfd = pollfd(fd: sock.socketFD, events: Int16(POLLIN), revents: 0)
+        _ = poll(&pfd, 1, 5000)
+        for _ in 0..<3 {
+            _ = sock.canSafelySetDelegate
+        }
+        return true
+    }
+
+    func onSocketDidDisconnect(_ sock: RunLoopSocket) {
+        disconnects += 1
+    }
 }
