@@ -30,6 +30,7 @@ for name in $SERVERS; do
   server=$!
   for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$((port + 1))") 2>/dev/null && break; sleep 0.1; done
   sleep 0.5
+  kill -0 "$server" 2>/dev/null || { echo "$name did not start on ports $port/$((port + 1)) (in use?)" >&2; exit 1; }
   before=$(rss_kib "$server"); fds_before=$(fds "$server")
   coproc CLIENTS { python3 "$HERE/scripts/idle_clients.py" "$((port + 1))" "$N" 120; }
   read -r -t 90 _ connected <&"${CLIENTS[0]}" || connected=0
