@@ -47,11 +47,12 @@ final class PeerCloseWatch {
     }
 
     fileprivate func collect() {
-        var ready = [UInt64](repeating: 0, count: 64)
-        let count = ask_epoll_ready(epollFileDescriptor, &ready, Int32(ready.count))
-        for token in ready.prefix(max(0, Int(count))) {
-            if let registration = registrations[token] {
-                context.loop.collectReady(registration)
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 64) { ready in
+            let count = ask_epoll_ready(epollFileDescriptor, ready.baseAddress!, Int32(ready.count))
+            for token in ready.prefix(max(0, Int(count))) {
+                if let registration = registrations[token] {
+                    context.loop.collectReady(registration)
+                }
             }
         }
     }
