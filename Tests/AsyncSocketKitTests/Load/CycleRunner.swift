@@ -29,8 +29,11 @@ final class CycleRunner: RunLoopSocketDelegate, @unchecked Sendable {
     private var verified: Set<Int> = []
     private(set) var report = Report()
 
-    init(port: UInt16, cycles: Int, lanes: Int = 8) {
+    private let engine: RunLoopSocket.Engine
+
+    init(port: UInt16, cycles: Int, engine: RunLoopSocket.Engine, lanes: Int = 8) {
         total = cycles
+        self.engine = engine
         self.lanes = lanes
         warmUp = max(cycles / 10, min(cycles, 500))
         address = loopbackAddress(port: port)
@@ -48,7 +51,7 @@ final class CycleRunner: RunLoopSocketDelegate, @unchecked Sendable {
     private func startNext() {
         guard started < total else { return }
         started += 1
-        let client = RunLoopSocket(delegate: self, userData: started)
+        let client = RunLoopSocket(delegate: self, userData: started, engine: engine)
         clients[started] = client
         do {
             try client.connectToAddress(address, withTimeout: 10)
