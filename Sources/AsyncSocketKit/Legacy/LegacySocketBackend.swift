@@ -48,3 +48,14 @@ protocol LegacySocketBackend: AnyObject {
     /// The public object is being destroyed: let go of anything that refers back to the backend.
     func ownerDidGoAway()
 }
+
+extension LegacySocketBackend {
+    func checkThread(_ call: StaticString) {
+        guard let loop = runLoop, !loop.isCurrent else { return }
+        let caller = ThreadDescription.current()
+        let owner = ThreadDescription(thread: loop.ownerThread, threadID: loop.ownerThreadID)
+        fatalError(
+            "RunLoopSocket.\(call) called on thread \(caller), but the socket belongs to the run loop of "
+                + "thread \(owner); use it on that thread only (EventRunLoop.perform reaches it)")
+    }
+}

@@ -80,18 +80,6 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
 
     var delegate: (any RunLoopSocketDelegate)? { callbackOwner?.delegateForCallbacks }
 
-    // MARK: Thread affinity (1.3)
-
-    /// Stops the program when called off the socket's run-loop thread (skipped while it has no loop).
-    func checkThread(_ call: StaticString) {
-        guard let loop, !loop.isCurrent else { return }
-        let caller = ThreadDescription.current()
-        let owner = ThreadDescription(thread: loop.ownerThread, threadID: loop.ownerThreadID)
-        fatalError(
-            "RunLoopSocket.\(call) called on thread \(caller), but the socket belongs to the run loop of "
-                + "thread \(owner); use it on that thread only (EventRunLoop.perform reaches it)")
-    }
-
     // MARK: Scheduling on the socket's loop, in its modes
 
     /// Schedules one of the socket's items; its modes are always the socket's (setRunLoopModes

@@ -109,15 +109,6 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         return answer.withLock { $0 }
     }
 
-    func checkThread(_ call: StaticString) {
-        guard let loop, !loop.isCurrent else { return }
-        let caller = ThreadDescription.current()
-        let owner = ThreadDescription(thread: loop.ownerThread, threadID: loop.ownerThreadID)
-        fatalError(
-            "RunLoopSocket.\(call) called on thread \(caller), but the socket belongs to the run loop of "
-                + "thread \(owner); use it on that thread only (EventRunLoop.perform reaches it)")
-    }
-
     // MARK: Diagnostics
 
     var isConnected: Bool { connected && queue?.isConnected == true }
