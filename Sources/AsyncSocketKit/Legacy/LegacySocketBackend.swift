@@ -59,3 +59,35 @@ extension LegacySocketBackend {
                 + "thread \(owner); use it on that thread only (EventRunLoop.perform reaches it)")
     }
 }
+
+extension LegacySocketBackend {
+    /// The remote address and optional interface of `connectToAddress`, or the legacy error naming
+    /// which of the two is not IPv4 or IPv6.
+    static func connectAddresses(_ addressData: Data, interface interfaceData: Data?) throws -> (
+        address: SocketAddress, interface: SocketAddress?
+    ) {
+        guard let address = SocketAddress(data: addressData), address.isIP else {
+            throw AsyncSocketError(.socketError, message: "Remote address is not IPv4 or IPv6")
+        }
+        guard let interfaceData else { return (address, nil) }
+        guard let interface = SocketAddress(data: interfaceData), interface.isIP else {
+            throw AsyncSocketError(.socketError, message: "Interface address is not IPv4 or IPv6")
+        }
+        return (address, interface)
+    }
+
+    /// A non-blocking stream socket for `address`'s family, bound to `interface` when one is given.
+    static func makeConnectingSocket(for address: SocketAddress, boundTo interface: SocketAddress?) throws -> Int32 {
+        let socket: Int32
+        switch SocketOps.makeStreamSocket(family: address.family) {
+        case .success(let created): socket = created
+        case .failure(let error):
+            throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error)
+        }
+        if let interface, let code = SocketOps.bind(socket, to: interface) {
+            close(socket)
+            throw SystemError.posix(code, "bind")
+        }
+        return socket
+    }
+}

@@ -85,27 +85,9 @@ extension NativeSocketBackend {
 
     func connectToAddress(_ addressData: Data, viaInterface interfaceData: Data?, timeout: TimeInterval) throws {
         try checkCanStart("connect")
-        guard let address = SocketAddress(data: addressData), address.isIP else {
-            throw AsyncSocketError(.socketError, message: "Remote address is not IPv4 or IPv6")
-        }
-        var interface: SocketAddress?
-        if let interfaceData {
-            guard let parsed = SocketAddress(data: interfaceData), parsed.isIP else {
-                throw AsyncSocketError(.socketError, message: "Interface address is not IPv4 or IPv6")
-            }
-            interface = parsed
-        }
+        let (address, interface) = try Self.connectAddresses(addressData, interface: interfaceData)
         engine.reset()
-        let socket: Int32
-        switch SocketOps.makeStreamSocket(family: address.family) {
-        case .success(let created): socket = created
-        case .failure(let error):
-            throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error)
-        }
-        if let interface, let code = SocketOps.bind(socket, to: interface) {
-            close(socket)
-            throw SystemError.posix(code, "bind")
-        }
+        let socket = try Self.makeConnectingSocket(for: address, boundTo: interface)
         let loop = EventRunLoop.current
         self.loop = loop
         let attempt = ConnectAttempt(byAddress: true)

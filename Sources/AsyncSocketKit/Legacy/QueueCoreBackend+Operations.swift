@@ -95,26 +95,8 @@ extension QueueCoreBackend {
 
     func connectToAddress(_ addressData: Data, viaInterface interfaceData: Data?, timeout: TimeInterval) throws {
         try checkCanStart("connect")
-        guard let address = SocketAddress(data: addressData), address.isIP else {
-            throw AsyncSocketError(.socketError, message: "Remote address is not IPv4 or IPv6")
-        }
-        var interface: SocketAddress?
-        if let interfaceData {
-            guard let parsed = SocketAddress(data: interfaceData), parsed.isIP else {
-                throw AsyncSocketError(.socketError, message: "Interface address is not IPv4 or IPv6")
-            }
-            interface = parsed
-        }
-        let descriptor: Int32
-        switch SocketOps.makeStreamSocket(family: address.family) {
-        case .success(let created): descriptor = created
-        case .failure(let error):
-            throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error)
-        }
-        if let interface, let code = SocketOps.bind(descriptor, to: interface) {
-            close(descriptor)
-            throw SystemError.posix(code, "bind")
-        }
+        let (address, interface) = try Self.connectAddresses(addressData, interface: interfaceData)
+        let descriptor = try Self.makeConnectingSocket(for: address, boundTo: interface)
         loop = EventRunLoop.current
         pendingFD = descriptor
         defer { pendingFD = -1 }
