@@ -132,11 +132,12 @@ extension NativeSocketBackend {
                 adoptAccepted(child)
             case .wouldBlock:
                 return
+            case .outOfResources(let code):
+                debug("accept failed: \(String(cString: strerror(code)))")
+                pauseAccepting()
+                return
             case .failed(let code):
                 debug("accept failed: \(String(cString: strerror(code)))")
-                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
-                    pauseAccepting()
-                }
                 return
             }
         }

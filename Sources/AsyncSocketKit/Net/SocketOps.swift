@@ -51,6 +51,9 @@ enum SocketOps {
     enum Accepted {
         case socket(Int32, SocketAddress)
         case wouldBlock
+        /// Out of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM): the connection stays in the
+        /// backlog and the listener stays readable, so watching it again at once would spin.
+        case outOfResources(Int32)
         case failed(Int32)
     }
 
@@ -71,6 +74,7 @@ enum SocketOps {
             switch code {
             case EINTR, ECONNABORTED: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfResources(code)
             default: return .failed(code)
             }
         }

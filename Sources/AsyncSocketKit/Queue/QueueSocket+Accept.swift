@@ -131,11 +131,12 @@ extension QueueSocket {
                 deliverAccepted(child, from: address)
             case .wouldBlock:
                 return
+            case .outOfResources(let code):
+                debug("accept failed: \(String(cString: strerror(code)))")
+                pauseAccepting()
+                return
             case .failed(let code):
                 debug("accept failed: \(String(cString: strerror(code)))")
-                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
-                    pauseAccepting()
-                }
                 return
             }
         }
