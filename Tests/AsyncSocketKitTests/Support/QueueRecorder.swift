@@ -114,27 +114,19 @@ final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
             return child
         }
         auditor.observe(sock, label: label(sock), .callback("accepted(\(child))"))
-        for fd in descriptors {
-            auditor.track(fd, of: sock, label: label(sock))
-        }
-        for fd in childDescriptors {
-            auditor.track(fd, of: newSocket, label: child)
-        }
+        auditor.track(descriptors, of: sock, label: label(sock))
+        auditor.track(childDescriptors, of: newSocket, label: child)
         onAccept?(newSocket)
     }
 
     func socket(_ sock: QueueSocket, didConnectToHost host: String, port: UInt16) {
         record(sock, .connected(host: host, port: port))
-        for fd in sock.descriptorsForAudit {
-            auditor.track(fd, of: sock, label: label(sock))
-        }
+        auditor.track(sock.descriptorsForAudit, of: sock, label: label(sock))
     }
 
     func socket(_ sock: QueueSocket, didConnectTo url: URL) {
         record(sock, .connectedURL(url.path))
-        for fd in sock.descriptorsForAudit {
-            auditor.track(fd, of: sock, label: label(sock))
-        }
+        auditor.track(sock.descriptorsForAudit, of: sock, label: label(sock))
     }
 
     func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {

@@ -128,6 +128,13 @@ final class SocketAuditor: @unchecked Sendable {
         lock.withLock { currentLife(socket, label: label).descriptors[fd] = identity }
     }
 
+    /// Notes each of `fds` as a descriptor of `socket` (see ``track(_:of:label:)``).
+    func track(_ fds: Set<Int32>, of socket: AnyObject, label: String) {
+        for fd in fds {
+            track(fd, of: socket, label: label)
+        }
+    }
+
     /// Notes bytes handed to the application (a completed read, or unreadData at an error close).
     func delivered(_ bytes: Data, to socket: AnyObject, label: String) {
         lock.withLock { currentLife(socket, label: label).delivered += bytes }
