@@ -10,11 +10,7 @@ cd "$(dirname "$0")"
 per_target=${SECONDS_PER_TARGET:-600}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-flags=(--sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
-swift build "${flags[@]}" 2>&1 | { grep -v "Cannot export local symbol" || true; } | tail -n 1
-bin=$(swift build "${flags[@]}" --show-bin-path)
-export SWIFT_BACKTRACE=enable=no
-export LSAN_OPTIONS=suppressions=$PWD/lsan.supp
+source ./build.sh
 
 run() {
   local corpus=$1 target=$2

@@ -5,18 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 started=$(date +%s)
-flags=(--sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-
-# gold warns about every ASan helper symbol it cannot export; those lines say nothing.
-swift build "${flags[@]}" 2>&1 | { grep -v "Cannot export local symbol" || true; }
-bin=$(swift build "${flags[@]}" --show-bin-path)
-
-# Swift's crash backtracer reads the stack in a way AddressSanitizer reports as an error of its own;
-# lsan.supp names what LeakSanitizer takes for leaked but is reachable.
-export SWIFT_BACKTRACE=enable=no
-export LSAN_OPTIONS=suppressions=$PWD/lsan.supp
+source ./build.sh
 for pair in engine:FuzzEngine tls-settings:FuzzTLSSettings tls-engine:FuzzTLSEngine; do
   corpus=${pair%%:*}
   target=${pair#*:}
