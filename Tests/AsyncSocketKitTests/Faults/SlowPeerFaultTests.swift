@@ -21,7 +21,9 @@ struct SlowPeerFaultTests {
                 connection.client.write(Self.chunk, withTimeout: 0.5, tag: tag)
             }
             #expect(runUntil(timeout: 20) { connection.recorder.closed("client") })
-            #expect(residentBytes() - before < Self.growthLimit)
+            if residentSizeIsMeaningful {
+                #expect(residentBytes() - before < Self.growthLimit)
+            }
             let events = connection.events.filter {
                 switch $0 {
                 case .wrote, .partialWrite: return false
@@ -52,7 +54,9 @@ struct SlowPeerFaultTests {
             connection.client.write(Self.chunk, withTimeout: 0.5, tag: tag)
         }
         #expect(recorder.wait(timeout: 20) { recorder.closed("client") })
-        #expect(residentBytes() - before < Self.growthLimit)
+        if residentSizeIsMeaningful {
+            #expect(residentBytes() - before < Self.growthLimit)
+        }
         let events = recorder.events("client").filter {
             switch $0 {
             case .wrote, .partialWrite, .connected: return false

@@ -104,9 +104,7 @@ struct LoadTests {
         #expect(report.bytesVerified == cycles * 1024)
         #expect(report.descriptorsAfter == report.descriptorsBefore)
         let growth = Double(report.residentAtEnd - report.residentAfterWarmUp) / Double(report.residentAfterWarmUp)
-        // The sanitizers' allocators (AddressSanitizer's quarantine, ThreadSanitizer's shadow memory) keep
-        // memory the program freed: resident size means nothing under them.
-        if dlsym(nil, "__asan_init") == nil && dlsym(nil, "__tsan_init") == nil {
+        if residentSizeIsMeaningful {
             #expect(growth < 0.10)
         }
         print(
