@@ -196,10 +196,15 @@ extension QueueRecorder.Event {
 }
 
 extension QueueSocket {
-    /// The socket's descriptors (connected, IPv4 and IPv6 listeners), for the auditor.
-    var descriptorsForAudit: Set<Int32> {
-        var descriptors: Set<Int32> = []
-        perform { descriptors = [socketFD, socket4FD, socket6FD] }
-        return descriptors
+    /// The socket's descriptors (connected, IPv4 and IPv6 listeners) and what each names, read on the
+    /// socket queue so that none can close in between, for the auditor.
+    var descriptorsForAudit: [Int32: String] {
+        var identities: [Int32: String] = [:]
+        perform {
+            for fd in [socketFD, socket4FD, socket6FD] where fd >= 0 {
+                identities[fd] = descriptorIdentity(fd)
+            }
+        }
+        return identities
     }
 }

@@ -123,16 +123,18 @@ final class SocketAuditor: @unchecked Sendable {
 
     /// Remembers which kernel socket `fd` is while `socket` uses it.
     func track(_ fd: Int32, of socket: AnyObject, label: String) {
-        // A descriptor already closed (or left on /dev/null by SafeClose) names no socket.
-        guard fd >= 0, let identity = descriptorIdentity(fd), identity.hasPrefix("socket:") else { return }
-        lock.withLock { currentLife(socket, label: label).descriptors[fd] = identity }
+        guard fd >= 0, let identity = descriptorIdentity(fd) else { return }
+        track([fd: identity], of: socket, label: label)
     }
 
-    /// Notes each of `fds` as a descriptor of `socket` (see ``track(_:of:label:)``).
-    func track(_ fds: Set<Int32>, of socket: AnyObject, label: String) {
-        for fd in fds {
-            track(fd, of: socket, label: label)
-        }
+    /// Notes descriptors of `socket` with what each named when read. A socket whose descriptors may
+    /// close meanwhile (another thread's) must have them read together with its state: a number read
+    /// after the close may already name another test's socket.
+    func track(_ identities: [Int32: String], of socket: AnyObject, label: String) {
+        // A descriptor already closed (or left on /dev/null by SafeClose) names no socket.
+        let sockets = identities.filter { $0.key >= 0 && $0.value.hasPrefix("socket:") }
+        guard !sockets.isEmpty else { return }
+        lock.withLock { currentLife(socket, label: label).descriptors.merge(sockets) { $1 } }
     }
 
     /// Notes bytes handed to the application (a completed read, or unreadData at an error close).
