@@ -102,7 +102,9 @@ struct LoadTests {
         #expect(report.problems.isEmpty, "\(report.problems.prefix(10))")
         #expect(report.cycles == cycles)
         #expect(report.bytesVerified == cycles * 1024)
-        #expect(report.descriptorsAfter == report.descriptorsBefore)
+        // Fewer than at the baseline is no leak: a descriptor of the first round (a SafeClose copy the queue
+        // core closes from a dispatch cancel handler) may still have been open when the baseline was read.
+        #expect(report.descriptorsAfter <= report.descriptorsBefore)
         let growth = Double(report.residentAtEnd - report.residentAfterWarmUp) / Double(report.residentAfterWarmUp)
         if residentSizeIsMeaningful {
             #expect(growth < 0.10)
