@@ -1,5 +1,6 @@
 import CLibevent
 import Foundation
+import Logging
 
 // Name resolution with libevent's evdns, off every socket's loop: one resolver thread owns the
 // evdns base (evdns is not thread-safe), and each answer is handed back to the asking loop with
@@ -12,7 +13,7 @@ import Foundation
 /// DNS responder on 127.0.0.1). Numeric addresses never reach a server.
 public final class HostResolver: @unchecked Sendable {
     /// The resolver configured from `/etc/resolv.conf` and `/etc/hosts`.
-    public static let system = HostResolver(kind: .system)
+    public static let system = HostResolver(kind: .system, logger: nil)
 
     private enum Kind {
         case system
@@ -24,18 +25,28 @@ public final class HostResolver: @unchecked Sendable {
     private var base: OpaquePointer?
     private let setupError: String?
 
-    /// A resolver asking only `nameservers` ("127.0.0.1:5353", "[::1]:53"), after `hostsFile` when
-    /// given, waiting `timeout` seconds per attempt (two attempts).
-    public convenience init(nameservers: [String], hostsFile: String? = nil, timeout: TimeInterval = 1) {
-        self.init(kind: .custom(nameservers: nameservers, hostsFile: hostsFile, timeout: timeout))
+    /// A resolver configured from `/etc/resolv.conf` and `/etc/hosts`, like ``system``, whose
+    /// libevent messages (a nameserver that stopped answering, say) go to `logger`.
+    public convenience init(logger: Logger?) {
+        self.init(kind: .system, logger: logger)
     }
 
-    private init(kind: Kind) {
+    /// A resolver asking only `nameservers` ("127.0.0.1:5353", "[::1]:53"), after `hostsFile` when
+    /// given, waiting `timeout` seconds per attempt (two attempts). libevent's messages about the
+    /// servers ("Nameserver … has failed") go to `logger`, or nowhere when it is `nil`.
+    public convenience init(
+        nameservers: [String], hostsFile: String? = nil, timeout: TimeInterval = 1, logger: Logger? = nil
+    ) {
+        self.init(kind: .custom(nameservers: nameservers, hostsFile: hostsFile, timeout: timeout), logger: logger)
+    }
+
+    private init(kind: Kind, logger: Logger?) {
         worker = EventRunLoopThread(name: "HostResolver")
         let result = Lock<(SendableBase?, String?)>((nil, nil))
         let ready = DispatchSemaphore(value: 0)
         let loop = worker.loop
         loop.perform {
+            loop.logger = logger
             let (base, error) = Self.makeBase(kind: kind, loop: loop)
             result.withLock { $0 = (SendableBase(base), error) }
             ready.signal()

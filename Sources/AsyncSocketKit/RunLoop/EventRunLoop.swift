@@ -2,6 +2,7 @@ import CAsyncSocketShims
 import CLibevent
 import DequeModule
 import Foundation
+import Logging
 import Synchronization
 
 /// A per-thread run loop on libevent, playing the role `NSRunLoop`/`CFRunLoop` played for the
@@ -56,6 +57,8 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     var timers: [ObjectIdentifier: RunLoopTimer] = [:]
     /// Non-zero while a worker thread keeps the loop alive without sources (``EventRunLoopThread``).
     private var keepAliveCount = 0
+    /// Read by the libevent log callback on this loop's thread (see LibeventLog.swift).
+    private(set) var libeventLogger: Logger?
 
     init(ownerThread: pthread_t, ownerThreadID: Int32) {
         Self.configureLibevent
@@ -78,6 +81,7 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
         // Only libevent's global structures (evdns among them) take these locks; each base is
         // created with EVENT_BASE_FLAG_NOLOCK because it is confined to its loop's thread.
         _ = evthread_use_pthreads()
+        LibeventLog.install()
     }()
 
     // MARK: Finding loops
@@ -116,6 +120,24 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     /// One line naming the owning thread.
     public var description: String {
         "<EventRunLoop thread \(ownerThreadID)>"
+    }
+
+    // MARK: Logging
+
+    /// Where libevent's own messages go while it works on this loop's thread (for example evdns's
+    /// "Nameserver … has failed" on a ``HostResolver``'s thread), at the matching level: libevent's
+    /// debug, message, warning and error severities become `.debug`, `.info`, `.warning` and
+    /// `.error`, with the metadata `source: libevent`. `nil` (the default) drops them; nothing is
+    /// ever written to stderr.
+    public var logger: Logger? {
+        get {
+            checkThread("logger")
+            return libeventLogger
+        }
+        set {
+            checkThread("logger")
+            libeventLogger = newValue
+        }
     }
 
     // MARK: Modes
@@ -282,6 +304,11 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
                 if returnAfterSourceHandled {
                     return .handledSource
                 }
+            }
+            // A block or before-polling item may have removed the mode's last source or timer (a
+            // socket's close delivered by perform): polling now would wait for nothing.
+            if isEmpty(context) {
+                return .finished
             }
             let wakeAt = min(deadline, context.nextTimerDeadline)
             var blocking = ask_monotonic_ns() < wakeAt && !hasQueuedBlocks(for: context)
