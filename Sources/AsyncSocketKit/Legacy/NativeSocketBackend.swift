@@ -189,7 +189,13 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
         return listenFD6 >= 0
     }
 
-    var socketFD: Int32 { fd >= 0 ? fd : listenFD4 >= 0 ? listenFD4 : listenFD6 }
+    /// The connected descriptor, else the one a connect is trying (a connect by address makes it
+    /// before `onSocketWillConnect`), else a listening one.
+    var socketFD: Int32 {
+        if fd >= 0 { return fd }
+        if let connecting = connectAttempt?.inFlight.first?.fd { return connecting }
+        return listenFD4 >= 0 ? listenFD4 : listenFD6
+    }
     var socket4FD: Int32 { fd >= 0 ? (isIPv4 ? fd : -1) : listenFD4 }
     var socket6FD: Int32 { fd >= 0 ? (isIPv6 ? fd : -1) : listenFD6 }
 

@@ -208,14 +208,13 @@ extension QueueCoreBackend {
     /// The QueueSocket closed by itself: a nil error is a disconnect-after (didDisconnect only);
     /// anything else is an error close (willDisconnect with the legacy error, unreadData, then
     /// didDisconnect).
-    func queueSocketClosed(error: (any Error)?, unread: Data?) {
+    func queueSocketClosed(error: (any Error)?, closing record: LegacyErrorClose?) {
         guard started else { return }
         guard let error else {
             fullClose()
             return
         }
-        closingWithError = true
-        self.unread = unread ?? Data()
+        closing = record ?? LegacyErrorClose(unread: Data())
         let generation = epoch
         if let owner {
             delegate?.onSocket(owner, willDisconnectWithError: legacyError(error))
@@ -255,8 +254,8 @@ extension QueueCoreBackend {
         loop = nil
         started = false
         connected = false
-        closingWithError = false
-        unread = nil
+        closing?.release()
+        closing = nil
         retainedOwner = nil
         if wasStarted, let owner = keptOwner ?? owner {
             delegate?.onSocketDidDisconnect(owner)

@@ -27,8 +27,9 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     var connected = false
     var connectByAddress = false
     var pendingFD: Int32 = -1
-    var unread: Data?
-    var closingWithError = false
+    /// Set from an error close until the full close after willDisconnect: the unread bytes, and the
+    /// descriptor and addresses the getters answer meanwhile (see LegacyErrorClose.swift).
+    var closing: LegacyErrorClose?
     var closeWatch: RunLoopFileSource?
     /// A disarmed timer in the socket's modes while it is started: QueueSocket works off the loop, so
     /// without it a loop with nothing else registered would see an empty mode and `run()` would
@@ -112,13 +113,28 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     // MARK: Diagnostics
 
     var isConnected: Bool { connected && queue?.isConnected == true }
-    var connectedAddress: SocketAddress? { queue?.connectedAddress.flatMap { SocketAddress(data: $0) } }
-    var localAddress: SocketAddress? { queue?.localAddress.flatMap { SocketAddress(data: $0) } }
-    var isIPv4: Bool { queue?.legacyFamilyFDs.v4 ?? -1 >= 0 }
-    var isIPv6: Bool { queue?.legacyFamilyFDs.v6 ?? -1 >= 0 }
-    var socketFD: Int32 { pendingFD >= 0 ? pendingFD : queue?.legacySocketFD ?? -1 }
-    var socket4FD: Int32 { queue?.legacyFamilyFDs.v4 ?? -1 }
-    var socket6FD: Int32 { queue?.legacyFamilyFDs.v6 ?? -1 }
+    var connectedAddress: SocketAddress? {
+        if let closing { return closing.peer }
+        return queue?.connectedAddress.flatMap { SocketAddress(data: $0) }
+    }
+    var localAddress: SocketAddress? {
+        if let closing { return closing.local }
+        return queue?.localAddress.flatMap { SocketAddress(data: $0) }
+    }
+    var isIPv4: Bool { socket4FD >= 0 }
+    var isIPv6: Bool { socket6FD >= 0 }
+    var socketFD: Int32 {
+        if let closing { return closing.descriptor }
+        return pendingFD >= 0 ? pendingFD : queue?.legacySocketFD ?? -1
+    }
+    var socket4FD: Int32 {
+        if let closing { return closing.peer?.isIPv4 == true ? closing.descriptor : -1 }
+        return queue?.legacyFamilyFDs.v4 ?? -1
+    }
+    var socket6FD: Int32 {
+        if let closing { return closing.peer?.isIPv6 == true ? closing.descriptor : -1 }
+        return queue?.legacyFamilyFDs.v6 ?? -1
+    }
     var runLoop: EventRunLoop? { loop }
     var runLoopModes: [RunLoopMode] { modes }
     var isSecure: Bool { queue?.isSecure ?? false }
@@ -138,7 +154,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     }
 
     func unreadData() -> Data? {
-        closingWithError ? unread : nil
+        closing?.unread
     }
 }
 

@@ -104,7 +104,7 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     }
 
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
-        let unread = error == nil ? nil : sock.takeUnreadData()
+        let closing = error == nil ? nil : sock.takeErrorClose()
         release(sock)
         guard served.withLock({ $0 }) == ObjectIdentifier(sock) else {
             // A socket this listener accepted closed before its legacy child adopted it. The child is
@@ -112,14 +112,14 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
             // child's own bridge reports the close; the listener itself stays open.
             deliver { [self] _ in
                 guard let adopter = sock.delegate as? QueueCoreBridge, adopter !== self else { return }
-                adopter.reportClosed(error: error, unread: unread)
+                adopter.reportClosed(error: error, closing: closing)
             }
             return
         }
-        reportClosed(error: error, unread: unread)
+        reportClosed(error: error, closing: closing)
     }
 
-    private func reportClosed(error: (any Error)?, unread: Data?) {
-        deliver { $0.queueSocketClosed(error: error, unread: unread) }
+    private func reportClosed(error: (any Error)?, closing: LegacyErrorClose?) {
+        deliver { $0.queueSocketClosed(error: error, closing: closing) }
     }
 }

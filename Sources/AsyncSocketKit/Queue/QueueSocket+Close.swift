@@ -40,17 +40,22 @@ extension QueueSocket {
     /// Closes everything and reports the one final callback (when started).
     func closeWithError(_ error: (any Error)?) {
         guard started else { return }
+        var keepsDescriptor = false
         if legacySemantics && error != nil && fd >= 0 {
             engine.prepareErrorClose()
+            let unread: Data
             if let tls, isSecureFlag {
-                let unread = engine.collectUnreadData(from: tls)
-                lastUnreadData.withLock { $0 = unread }
+                unread = engine.collectUnreadData(from: tls)
             } else {
-                let unread = engine.collectUnreadData(from: self)
-                lastUnreadData.withLock { $0 = unread }
+                unread = engine.collectUnreadData(from: self)
             }
+            keepsDescriptor = descriptorCloser != nil
+            let record = LegacyErrorClose(
+                unread: unread, descriptor: keepsDescriptor ? fd : -1, peer: connectedSocketAddress,
+                local: localSocketAddress, closer: keepsDescriptor ? descriptorCloser : nil)
+            lastErrorClose.withLock { $0 = record }
         }
-        tearDown()
+        tearDown(keepingDescriptor: keepsDescriptor)
         notify { [self] in $0.socketDidDisconnect(self, withError: error) }
     }
 
@@ -60,7 +65,8 @@ extension QueueSocket {
         tearDown()
     }
 
-    private func tearDown() {
+    /// `keepingDescriptor`: a ``LegacyErrorClose`` holds the connected descriptor and closes it.
+    private func tearDown(keepingDescriptor: Bool = false) {
         stateIndex += 1
         legacyProbeMark = nil
         legacyPeerFinished = false
@@ -85,7 +91,10 @@ extension QueueSocket {
         tlsHandshaking = false
         connectHostString = nil
         if fd >= 0 {
-            SafeClose.detach(fd)
+            if !keepingDescriptor {
+                SafeClose.detach(fd)
+                descriptorCloser?.done()
+            }
             if readSourceSuspended { readSource?.resume() }
             if writeSourceSuspended { writeSource?.resume() }
             readSource?.cancel()
@@ -93,6 +102,7 @@ extension QueueSocket {
         }
         readSource = nil
         writeSource = nil
+        descriptorCloser = nil
         resumeAccepting()
         for (socket, source) in zip(listenFDs, acceptSources) {
             SafeClose.detach(socket)

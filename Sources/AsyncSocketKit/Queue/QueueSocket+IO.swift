@@ -135,9 +135,12 @@ extension QueueSocket: ByteTransport {
         read.setEventHandler { [weak self] in self?.readSourceFired() }
         write.setEventHandler { [weak self] in self?.writeSourceFired() }
         let descriptor = fd
-        let remaining = CancelCounter(count: 2) { close(descriptor) }
+        // Three holders: both sources' cancel handlers, and the close (tearDown, or the
+        // LegacyErrorClose it hands the descriptor to).
+        let remaining = CancelCounter(count: 3) { close(descriptor) }
         read.setCancelHandler { remaining.done() }
         write.setCancelHandler { remaining.done() }
+        descriptorCloser = remaining
         readSource = read
         writeSource = write
         read.activate()

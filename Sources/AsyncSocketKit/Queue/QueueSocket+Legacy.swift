@@ -24,12 +24,12 @@ extension QueueSocket {
         sync { engine.configuration.prebuffering = true }
     }
 
-    /// The bytes the last error close kept (legacy `unreadData`), handed over once; from any thread,
-    /// without waiting for the socket queue.
-    func takeUnreadData() -> Data? {
-        lastUnreadData.withLock { data in
-            defer { data = nil }
-            return data
+    /// What the last error close kept for willDisconnect, handed over once; from any thread, without
+    /// waiting for the socket queue.
+    func takeErrorClose() -> LegacyErrorClose? {
+        lastErrorClose.withLock { record in
+            defer { record = nil }
+            return record
         }
     }
 

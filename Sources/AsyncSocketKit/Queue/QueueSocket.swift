@@ -67,10 +67,14 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var tls: TLSTransport?
     /// Legacy semantics for RunLoopSocket's queue core (see QueueSocket+Legacy.swift).
     var legacySemantics = false
-    /// The bytes the last error close kept (legacy `unreadData`): set on the socket queue before the
-    /// disconnect callback is queued, taken by that callback without waiting for the socket queue
-    /// (a sync there from thousands of delegate callbacks at once starved libdispatch's thread pool).
-    let lastUnreadData = Lock<Data?>(nil)
+    /// What the last error close kept for the legacy willDisconnect (unread bytes, the still-open
+    /// descriptor, the addresses): set on the socket queue before the disconnect callback is queued,
+    /// taken by that callback without waiting for the socket queue (a sync there from thousands of
+    /// delegate callbacks at once starved libdispatch's thread pool).
+    let lastErrorClose = Lock<LegacyErrorClose?>(nil)
+    /// Closes the connected descriptor once both its sources are cancelled and the close let go of it
+    /// (tearDown, or a ``LegacyErrorClose`` holding it until willDisconnect is over).
+    var descriptorCloser: CancelCounter?
     /// Legacy end-of-stream probe: set by the queue core; callbacks sent so far; whether a probe is
     /// travelling and the callback count when it left.
     var legacyPeerEndedProbe: (@Sendable (Int) -> Void)?

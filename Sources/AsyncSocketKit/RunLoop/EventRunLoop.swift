@@ -311,7 +311,8 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
                 return .finished
             }
             let wakeAt = min(deadline, context.nextTimerDeadline)
-            var blocking = ask_monotonic_ns() < wakeAt && !hasQueuedBlocks(for: context)
+            // The emptiness check took in what other threads posted: a stop among it must not sleep.
+            var blocking = ask_monotonic_ns() < wakeAt && !hasQueuedBlocks(for: context) && !pendingStop
             if blocking {
                 blocking = prepareToSleep()
             }

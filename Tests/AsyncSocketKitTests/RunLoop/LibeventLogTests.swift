@@ -4,7 +4,7 @@ import Testing
 
 @Suite("libevent's own log lines go to the user's Logger, never to stderr")
 struct LibeventLogTests {
-    @Test("a nameserver that stops answering: evdns's 'has failed' (libevent's EVENT_LOG_MSG) arrives at .info, source=libevent")
+    @Test("a silent nameserver: evdns's 'has failed' (EVENT_LOG_MSG) arrives at .info, source=libevent")
     func nameserverFailureIsLogged() async throws {
         let dns = ScriptedDNSServer(silent: true)
         defer { dns.stop() }

@@ -73,6 +73,8 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
     var onWrite: ((RunLoopSocket, Int) -> Void)?
     var onDisconnect: ((RunLoopSocket) -> Void)?
     var onWillDisconnect: ((RunLoopSocket) -> Void)?
+    var onWillConnect: ((RunLoopSocket) -> Void)?
+    var onAccept: ((RunLoopSocket, RunLoopSocket) -> Void)?
 
     func name(_ socket: RunLoopSocket, _ label: String) {
         lock.withLock { names[ObjectIdentifier(socket)] = label }
@@ -130,6 +132,7 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
         }
         auditor.track(newSocket.socketFD, of: newSocket, label: child)
         record(sock, .didAccept(child))
+        onAccept?(sock, newSocket)
     }
 
     func onSocket(_ sock: RunLoopSocket, wantsRunLoopForNewSocket newSocket: RunLoopSocket) -> EventRunLoop? {
@@ -140,6 +143,7 @@ final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
     func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool {
         record(sock, .willConnect)
         auditor.track(sock.socketFD, of: sock, label: label(sock))
+        onWillConnect?(sock)
         return label(sock).hasPrefix("child") ? childWillConnectAnswer : willConnectAnswer
     }
 

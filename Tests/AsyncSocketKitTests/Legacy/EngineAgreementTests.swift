@@ -1,0 +1,108 @@
+import AsyncSocketKit
+import Foundation
+import Testing
+
+/// What a delegate saw of its socket's getters inside one callback.
+struct GetterSnapshot: Equatable, CustomStringConvertible {
+    let socketFD: Int32
+    let descriptorIsSocket: Bool
+    let connectedHost: String?
+    let connectedPort: UInt16
+    let localHost: String?
+    let localPort: UInt16
+    let hasAddresses: Bool
+
+    init(_ sock: RunLoopSocket) {
+        socketFD = sock.socketFD
+        var type: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        descriptorIsSocket = socketFD >= 0 && getsockopt(socketFD, SOL_SOCKET, SO_TYPE, &type, &length) == 0
+        connectedHost = sock.connectedHost
+        connectedPort = sock.connectedPort
+        localHost = sock.localHost
+        localPort = sock.localPort
+        hasAddresses = sock.connectedAddress != nil && sock.localAddress != nil
+    }
+
+    var description: String {
+        "fd \(socketFD) (socket: \(descriptorIsSocket)) \(connectedHost ?? "nil"):\(connectedPort) "
+            + "local \(localHost ?? "nil"):\(localPort) addresses: \(hasAddresses)"
+    }
+}
+
+/// The ways a connection ends with willDisconnect.
+enum ErrorEnding: String, CaseIterable, CustomStringConvertible, Sendable {
+    case peerCloses, readTimeout, peerResets
+    var description: String { rawValue }
+}
+
+@Suite("RunLoopSocket: both engines answer the same, callback by callback")
+struct EngineAgreementTests {
+    static let errorCases = RunLoopSocket.Engine.allCases.flatMap { engine in
+        ErrorEnding.allCases.map { (engine, $0) }
+    }
+
+    @Test(
+        "inside willDisconnect the socket is still open: descriptor, hosts, ports and addresses answer",
+        arguments: errorCases)
+    func gettersInWillDisconnect(engine: RunLoopSocket.Engine, ending: ErrorEnding) async throws {
+        try await onNewThread {
+            let connection = try ClientConnection(engine: engine)
+            let client = connection.client
+            let atConnect = GetterSnapshot(client)
+            var inWillDisconnect: GetterSnapshot?
+            var afterDisconnect: GetterSnapshot?
+            connection.recorder.onWillDisconnect = { inWillDisconnect = GetterSnapshot($0) }
+            connection.recorder.onDisconnect = { afterDisconnect = GetterSnapshot($0) }
+            switch ending {
+            case .peerCloses:
+                client.readData(withTimeout: -1, tag: 1)
+                connection.peer.shutdownWrite()
+            case .readTimeout:
+                client.readData(toLength: 5, withTimeout: 0.05, tag: 1)
+            case .peerResets:
+                client.readData(withTimeout: -1, tag: 1)
+                connection.peer.reset()
+            }
+            #expect(runUntil { connection.events.contains(.didDisconnect) })
+            #expect(atConnect.descriptorIsSocket && atConnect.hasAddresses, "\(atConnect)")
+            let seen = inWillDisconnect.map { "\($0)" } ?? "not called"
+            #expect(inWillDisconnect == atConnect, "at connect: \(atConnect); in willDisconnect: \(seen)")
+            #expect(afterDisconnect?.socketFD == -1)
+            #expect(afterDisconnect?.connectedHost == nil && afterDisconnect?.connectedPort == 0)
+        }
+    }
+
+    @Test(
+        "socketFD in onSocketWillConnect: the descriptor for a connect by address, -1 for one by name (no socket exists before the name is resolved)",
+        arguments: RunLoopSocket.Engine.allCases)
+    func socketFDInWillConnect(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let listener = try RawListener()
+            for byAddress in [true, false] {
+                let recorder = Recorder()
+                let client = RunLoopSocket(delegate: recorder, engine: engine)
+                recorder.name(client, "client")
+                var inWillConnect: GetterSnapshot?
+                recorder.onWillConnect = { inWillConnect = GetterSnapshot($0) }
+                if byAddress {
+                    try client.connectToAddress(loopbackAddress(port: listener.port))
+                } else {
+                    try client.connectToHost("127.0.0.1", onPort: listener.port)
+                }
+                #expect(runUntil { client.isConnected })
+                let peer = listener.accept()
+                #expect(peer != nil)
+                let snapshot = try #require(inWillConnect)
+                if byAddress {
+                    #expect(snapshot.descriptorIsSocket, "by address: \(snapshot)")
+                    #expect(snapshot.socketFD == client.socketFD, "by address: \(snapshot)")
+                } else {
+                    #expect(snapshot.socketFD == -1, "by name: \(snapshot)")
+                }
+                #expect(snapshot.connectedHost == nil && snapshot.connectedPort == 0)
+                client.disconnect()
+            }
+        }
+    }
+}
