@@ -1,5 +1,6 @@
 import AsyncSocketCore
 import Foundation
+import Logging
 
 /// What a ``RunLoopSocket`` does its work with: the native libevent engine, or (for migration) the
 /// queue core. The public class only checks arguments it owns and forwards here; each backend gives
@@ -7,6 +8,10 @@ import Foundation
 protocol LegacySocketBackend: AnyObject {
     /// The public socket, passed to delegate calls.
     var owner: RunLoopSocket? { get set }
+    /// The user's logger, if one was given.
+    var logger: Logger? { get }
+    /// Inside `onSocket(_:willDisconnectWithError:)`: the socket is closing and takes no new work.
+    var isClosingWithError: Bool { get }
 
     /// Stops the program when called off the socket's loop thread (skipped while it has no loop).
     func checkThread(_ call: StaticString)

@@ -52,6 +52,7 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var started = false
     var connected = false
     var closingWithError = false
+    var isClosingWithError: Bool { closingWithError }
     /// The transport may have bytes for a read (a readiness event since the last short read).
     var readableHint = false
     var writableHint = false

@@ -30,6 +30,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// Set from an error close until the full close after willDisconnect: the unread bytes, and the
     /// descriptor and addresses the getters answer meanwhile (see LegacyErrorClose.swift).
     var closing: LegacyErrorClose?
+    var isClosingWithError: Bool { closing != nil }
     var closeWatch: RunLoopFileSource?
     /// A disarmed timer in the socket's modes while it is started: QueueSocket works off the loop, so
     /// without it a loop with nothing else registered would see an empty mode and `run()` would

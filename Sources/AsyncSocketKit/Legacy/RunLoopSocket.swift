@@ -291,6 +291,7 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         _ kind: ReadKind, buffer: NSMutableData?, offset: Int, timeout: TimeInterval, tag: Int, _ call: StaticString
     ) {
         checkThread(call)
+        guard !refusedWhileClosing(call) else { return }
         backend.read(ReadRequest(kind: kind, buffer: buffer, bufferOffset: offset, timeout: timeout, tag: tag))
     }
 
@@ -300,7 +301,18 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     /// data is ignored.
     public func write(_ data: Data, withTimeout timeout: TimeInterval, tag: Int) {
         checkThread("write(_:withTimeout:tag:)")
+        guard !refusedWhileClosing("write(_:withTimeout:tag:)") else { return }
         backend.write(data, timeout: timeout, tag: tag)
+    }
+
+    /// Reads, writes and TLS queued inside `onSocket(_:willDisconnectWithError:)` are dropped, as the
+    /// original's full close that follows dropped them, with a debug line saying so.
+    private func refusedWhileClosing(_ call: StaticString) -> Bool {
+        guard backend.isClosingWithError else { return false }
+        backend.logger?.debug(
+            "\(call) inside onSocket(_:willDisconnectWithError:) ignored: the socket is closing",
+            metadata: ["socket": "\(ObjectIdentifier(self))"])
+        return true
     }
 
     // MARK: Progress
@@ -358,12 +370,14 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     /// is reached. Each call queues another marker, as in the original.
     public func startTLS(_ settings: [String: Any]?) {
         checkThread("startTLS(_:)")
+        guard !refusedWhileClosing("startTLS(_:)") else { return }
         backend.startTLS(settings ?? [:])
     }
 
     /// Queues a TLS marker with typed settings; otherwise as the dictionary form.
     public func startTLS(_ settings: TLSSettings) {
         checkThread("startTLS(_:)")
+        guard !refusedWhileClosing("startTLS(_:)") else { return }
         backend.startTLS(settings)
     }
 

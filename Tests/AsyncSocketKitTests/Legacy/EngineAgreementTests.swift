@@ -106,3 +106,47 @@ struct EngineAgreementTests {
         }
     }
 }
+
+@Suite("RunLoopSocket: both engines refuse the same calls the same way")
+struct EngineRefusalTests {
+    @Test(
+        "a read or write queued inside willDisconnect is refused: no callback for it, a debug line says why",
+        arguments: RunLoopSocket.Engine.allCases)
+    func queuedInWillDisconnect(engine: RunLoopSocket.Engine) async throws {
+        let capture = LogCapture()
+        try await onNewThread {
+            let recorder = Recorder()
+            let listener = try RawListener()
+            let client = RunLoopSocket(delegate: recorder, engine: engine, logger: capture.logger)
+            recorder.name(client, "client")
+            try client.connectToAddress(loopbackAddress(port: listener.port))
+            #expect(runUntil { client.isConnected })
+            let peer = try #require(listener.accept())
+            recorder.onWillDisconnect = { sock in
+                sock.readData(toLength: 1, withTimeout: 1, tag: 7)
+                sock.write(Data("late".utf8), withTimeout: 1, tag: 8)
+            }
+            client.readData(toLength: 10, withTimeout: -1, tag: 1)
+            peer.send("ab")
+            peer.shutdownWrite()
+            #expect(runUntil { recorder.events("client").contains(.didDisconnect) })
+            // A new connection of the same socket starts with empty queues.
+            let listener2 = try RawListener()
+            try client.connectToAddress(loopbackAddress(port: listener2.port))
+            #expect(runUntil { client.isConnected })
+            let peer2 = try #require(listener2.accept())
+            peer2.send("x")
+            #expect(peer2.receive(count: 4, timeout: 0.2).isEmpty)
+            let events = recorder.events("client").filter { event in
+                switch event {
+                case .read(_, 7), .wrote(8), .partialRead(_, 7), .partialWrite(_, 8): return true
+                default: return false
+                }
+            }
+            #expect(events.isEmpty, "\(recorder.events("client"))")
+            client.disconnect()
+        }
+        let refusals = capture.messages(at: .debug).filter { $0.contains("willDisconnect") }
+        #expect(refusals.count == 2, "\(capture.lines)")
+    }
+}
