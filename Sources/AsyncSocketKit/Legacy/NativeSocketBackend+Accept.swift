@@ -161,7 +161,9 @@ extension NativeSocketBackend {
     /// The accept sequence of 2.5 for one new descriptor.
     private func adoptAccepted(_ childFD: Int32) {
         guard let owner, let delegate = owner.delegate else {
-            close(childFD)
+            AcceptWithoutDelegate.reject(
+                childFD, peer: SocketOps.peerAddress(childFD), warned: &warnedNoDelegate, logger: logger,
+                face: "RunLoopSocket")
             return
         }
         var child: RunLoopSocket? = RunLoopSocket(

@@ -52,6 +52,8 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var started = false
     var connected = false
     var closingWithError = false
+    /// Whether this listener has warned that an accepted connection found no delegate.
+    var warnedNoDelegate = false
     var isClosingWithError: Bool { closingWithError }
     /// The transport may have bytes for a read (a readiness event since the last short read).
     var readableHint = false

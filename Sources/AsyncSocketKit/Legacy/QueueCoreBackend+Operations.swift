@@ -36,6 +36,9 @@ extension QueueCoreBackend {
     /// A QueueSocket accepted a connection for this listener: the legacy accept sequence.
     func accepted(_ childQueue: QueueSocket) {
         guard let owner, let delegate = owner.delegate else {
+            AcceptWithoutDelegate.warnOnce(
+                peer: childQueue.connectedAddress.flatMap { SocketAddress(data: $0) }, warned: &warnedNoDelegate,
+                logger: logger, face: "RunLoopSocket")
             childQueue.disconnect()
             return
         }

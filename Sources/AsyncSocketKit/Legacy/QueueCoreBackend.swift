@@ -30,6 +30,8 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// Set from an error close until the full close after willDisconnect: the unread bytes, and the
     /// descriptor and addresses the getters answer meanwhile (see LegacyErrorClose.swift).
     var closing: LegacyErrorClose?
+    /// Whether this listener has warned that an accepted connection found no delegate.
+    var warnedNoDelegate = false
     var isClosingWithError: Bool { closing != nil }
     var closeWatch: RunLoopFileSource?
     /// A disarmed timer in the socket's modes while it is started: QueueSocket works off the loop, so

@@ -168,7 +168,8 @@ extension QueueSocket {
 
     private func deliverAccepted(_ child: Int32, from address: SocketAddress) {
         guard let delegate = storedDelegate, let delegateQueue = storedDelegateQueue else {
-            close(child)
+            AcceptWithoutDelegate.reject(
+                child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "QueueSocket")
             return
         }
         let box = DelegateBox(delegate)
@@ -176,7 +177,10 @@ extension QueueSocket {
         let isUnix = unixListenPath != nil
         delegateQueue.async { [self] in
             guard let delegate = box.delegate else {
-                close(child)
+                async { [self] in
+                    AcceptWithoutDelegate.reject(
+                        child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "QueueSocket")
+                }
                 return
             }
             let queue = delegate.newSocketQueueForConnection(fromAddress: addressData, on: self)

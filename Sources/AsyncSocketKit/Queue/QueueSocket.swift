@@ -28,6 +28,8 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var ipv4Preferred = true
     var alternateDelay: TimeInterval = 0.3
     var autoDisconnect = true
+    /// Whether this listener has warned that an accepted connection found no delegate.
+    var warnedNoDelegate = false
 
     let engine = SocketEngine(configuration: .init(prebuffering: true))
     var started = false
