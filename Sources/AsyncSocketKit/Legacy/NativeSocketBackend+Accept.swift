@@ -173,6 +173,12 @@ extension NativeSocketBackend {
         childBackend.fd = childFD
         childBackend.peerAddress = SocketOps.peerAddress(childFD)
         delegate.onSocket(owner, didAcceptNewSocket: child!)
+        guard childBackend.fd >= 0 else {
+            // Disconnected inside didAcceptNewSocket: the sequence ends there, and the child, already
+            // handed to the delegate, reports its close as the original's failed accept path did.
+            delegate.onSocketDidDisconnect(child!)
+            return
+        }
         childBackend.started = true
         let childLoop = delegate.onSocket(owner, wantsRunLoopForNewSocket: child!) ?? loop!
         let accepted = delegate.onSocketWillConnect(child!)

@@ -54,6 +54,12 @@ extension QueueCoreBackend {
         childBackend.target.withLock { $0 = (EventRunLoop.current, modes) }
         childBackend.adopt(childQueue)
         delegate.onSocket(owner, didAcceptNewSocket: child!)
+        guard childBackend.queue != nil else {
+            // Disconnected inside didAcceptNewSocket: the sequence ends there, and the child, already
+            // handed to the delegate, reports its close as the original's failed accept path did.
+            delegate.onSocketDidDisconnect(child!)
+            return
+        }
         childBackend.started = true
         let childLoop = delegate.onSocket(owner, wantsRunLoopForNewSocket: child!) ?? loop!
         let accepted = delegate.onSocketWillConnect(child!)

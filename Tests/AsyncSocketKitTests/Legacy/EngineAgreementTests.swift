@@ -150,3 +150,39 @@ struct EngineRefusalTests {
         #expect(refusals.count == 2, "\(capture.lines)")
     }
 }
+
+@Suite("RunLoopSocket: the accept sequence, the same on both engines")
+struct AcceptSequenceAgreementTests {
+    @Test(
+        "a child disconnected inside didAcceptNewSocket is closed there and never reports a connect",
+        arguments: RunLoopSocket.Engine.allCases)
+    func childDisconnectedInDidAccept(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let recorder = Recorder()
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
+            recorder.name(server, "server")
+            try server.acceptOnInterface("127.0.0.1", port: 0)
+            var closedInCallback = false
+            recorder.onAccept = { _, child in
+                guard recorder.label(child) == "child1" else { return }
+                child.disconnect()
+                closedInCallback = !child.isConnected && child.socketFD == -1
+            }
+            let peer = try RawPeer(port: server.localPort)
+            #expect(runUntil { peer.sawClose(timeout: 0.01) })
+            #expect(closedInCallback)
+            // The listener goes on: the next child connects as usual.
+            let second = try RawPeer(port: server.localPort)
+            #expect(runUntil { recorder.events("child2").contains { if case .connected = $0 { true } else { false } } })
+            #expect(
+                !recorder.events("child1").contains { event in
+                    if case .connected = event { return true }
+                    return event == .willConnect || event == .wantsRunLoop("child1")
+                }, "\(recorder.events("child1"))")
+            #expect(recorder.events("child1") == [.didDisconnect], "\(recorder.trace)")
+            withExtendedLifetime(second) {}
+            server.disconnect()
+            recorder.accepted.forEach { $0.disconnect() }
+        }
+    }
+}
