@@ -17,6 +17,8 @@ struct LegacyBadInputTests {
             client.readData(to: RunLoopSocket.crlfData, withTimeout: -1, maxLength: 1, tag: 3)
             client.readData(withTimeout: -1, buffer: small, bufferOffset: 5, tag: 4)
             client.readData(toLength: 3, withTimeout: -1, buffer: small, bufferOffset: 99, tag: 5)
+            client.readData(withTimeout: -1, buffer: nil, bufferOffset: 1, tag: 8)
+            client.readData(to: RunLoopSocket.crlfData, withTimeout: -1, buffer: small, bufferOffset: 5, tag: 9)
             client.write(Data(), withTimeout: -1, tag: 6)
             client.readData(to: RunLoopSocket.crlfData, withTimeout: 10, tag: 7)
             connection.peer.send("every byte\r\n")
