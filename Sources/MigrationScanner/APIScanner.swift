@@ -14,7 +14,7 @@ public struct APIScanner: Sendable {
     private let index: CatalogIndex
 
     /// A scanner for the spellings of `catalog`.
-    public init(catalog: [APIMapping] = APICatalog.entries) {
+    public init(catalog: [APIMapping] = APICatalog.allEntries) {
         index = CatalogIndex(catalog)
     }
 
@@ -53,26 +53,32 @@ public struct APIScanner: Sendable {
     private func scan(_ source: UnsafeBufferPointer<UInt8>, language: SourceLanguage, file: String) -> [ScanFinding] {
         var lexer = SourceLexer(source, language: language)
         let candidates: [MatchCandidate]
+        let madeUp: [MadeUpFinding]
         switch language {
         case .objectiveC:
             var matcher = ObjectiveCMatcher(index: index, source: source)
             while let token = lexer.next() { matcher.consume(token) }
+            matcher.finish()
             candidates = matcher.candidates
+            madeUp = matcher.nearMisses
         case .swift:
             var matcher = SwiftMatcher(index: index, source: source)
             while let token = lexer.next() { matcher.consume(token) }
             matcher.finish()
             candidates = matcher.candidates
+            madeUp = matcher.nearMisses
         }
-        let usesV4 = candidates.contains { !$0.entry.needsV4File && $0.entry.mapping.kind.isAsyncSocketAPI }
-        return
-            candidates
-            .filter { usesV4 || !$0.entry.needsV4File }
-            .sorted { ($0.line, $0.column) < ($1.line, $1.column) }
-            .map {
+        let found =
+            CandidateResolver.resolve(candidates).map { candidate, mapping in
+                ScanFinding(
+                    file: file, line: candidate.line, column: candidate.column, language: language,
+                    found: candidate.found, mapping: mapping)
+            }
+            + madeUp.map {
                 ScanFinding(
                     file: file, line: $0.line, column: $0.column, language: language, found: $0.found,
-                    mapping: $0.entry.mapping)
+                    mapping: $0.mapping)
             }
+        return found.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
 }

@@ -51,6 +51,7 @@ public enum MappingMarkdown {
         case .supported: linux = "yes"
         case .standIn: linux = "stand-in"
         case .unsupported: linux = "**no**"
+        case .notYetSupported: linux = "**not yet**"
         }
         let runLoop = mapping.runLoopSocket == "none" ? "none" : code(mapping.runLoopSocket)
         let cells = [v4, mapping.swift.map(code) ?? "", runLoop, queue, linux, mapping.note ?? ""]
