@@ -28,14 +28,26 @@ struct MadeUpFinding {
 /// legacy socket class (the class of the entry itself, for a socket class's member).
 enum CandidateResolver {
     static func resolve(_ candidates: [MatchCandidate]) -> [(MatchCandidate, APIMapping)] {
+        // The classes the file uses unmistakably: first from spellings only one class has, then from
+        // spellings several have where only one class counts it anywhere, when nothing else says
+        // (`moveToRunLoop:` is proof of AsyncSocket unless the file already shows another class).
         var used = Set<LegacyAPI>()
+        var undecided: [MatchCandidate] = []
         for candidate in candidates {
-            if let entry = choose(candidate, used: nil), entry.scope != .filesUsingV4, entry.mapping.api.isSocketClass,
-                entry.mapping.kind.isAsyncSocketAPI
-            {
-                used.insert(entry.mapping.api)
+            if let entry = choose(candidate, used: nil) {
+                if isEvidence(entry) { used.insert(entry.mapping.api) }
+            } else {
+                undecided.append(candidate)
             }
         }
+        var more = Set<LegacyAPI>()
+        for candidate in undecided where used.isEmpty {
+            let anywhere = candidate.options.filter { $0.scope == .anywhere && isEvidence($0) }
+            if Set(anywhere.map(\.mapping.api)).count == 1, let entry = anywhere.first {
+                more.insert(entry.mapping.api)
+            }
+        }
+        used.formUnion(more)
         var result: [(MatchCandidate, APIMapping)] = []
         for candidate in candidates {
             guard let entry = choose(candidate, used: used) else { continue }
@@ -46,6 +58,11 @@ enum CandidateResolver {
             result.append((candidate, entry.mapping))
         }
         return result
+    }
+
+    /// Whether a use of `entry` shows that the file uses its socket class.
+    private static func isEvidence(_ entry: CatalogIndex.Entry) -> Bool {
+        entry.scope != .filesUsingV4 && entry.mapping.api.isSocketClass && entry.mapping.kind.isAsyncSocketAPI
     }
 
     /// The entry `candidate` is; `used` `nil` leaves a choice among several classes open.
@@ -59,6 +76,6 @@ enum CandidateResolver {
         let classes = Set(open.map(\.mapping.api))
         if classes.count <= 1 { return open.first }
         guard let used else { return nil }
-        return open.first { used.contains($0.mapping.api) } ?? open.first
+        return open.first { used.contains($0.mapping.api) } ?? open.first { $0.scope == .anywhere } ?? open.first
     }
 }
