@@ -124,12 +124,15 @@ enum DelegateNearMiss {
             || (parts.count == 1
                 && ["onSocketDid", "onSocketWill", "socketDid"].contains { first.hasPrefix($0) })
         guard looksLikeDelegate else { return nil }
-        let socketDelegates = delegateSelectors.map(\.mapping).filter {
-            $0.api == .asyncSocket || $0.api == .gcdAsyncSocket
+        // `onSocket…` names are AsyncSocket's, `socket…` names GCDAsyncSocket's.
+        let family: LegacyAPI = first.hasPrefix("onSocket") ? .asyncSocket : .gcdAsyncSocket
+        let socketDelegates = delegateSelectors.map(\.mapping).filter { $0.api == family }
+        // The first part weighs most: `socketDidDisconnect:` means `socketDidDisconnect:withError:`.
+        func distance(_ mapping: APIMapping) -> Int {
+            let wantedFirst = mapping.v4.split(separator: ":").first.map(String.init) ?? mapping.v4
+            return 4 * editDistance(String(first), wantedFirst) + editDistance(selector, mapping.v4)
         }
-        guard
-            let nearest = socketDelegates.min(by: { editDistance(selector, $0.v4) < editDistance(selector, $1.v4) })
-        else { return nil }
+        guard let nearest = socketDelegates.min(by: { distance($0) < distance($1) }) else { return nil }
         let swift = nearest.api == .gcdAsyncSocket ? nearest.queueSocket.spelling : nearest.runLoopSocket
         let owner = nearest.api == .gcdAsyncSocket ? "GCDAsyncSocketDelegate" : "AsyncSocketDelegate"
         return APIMapping(
