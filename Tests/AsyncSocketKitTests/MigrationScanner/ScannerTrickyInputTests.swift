@@ -84,7 +84,7 @@ struct ScannerTrickyInputTests {
         let other = "[mySocket readDataToData:[MySocket CRLFData] withTimeout:-1 tag:0]; [mySocket disconnect];"
         #expect(objectiveC(other).isEmpty)
         #expect(objectiveC(other + "\n[mySocket moveToRunLoop:loop];").count == 4)
-        // GCDAsyncSocket code is reported too, mapped to QueueSocket (see GCDScannerTests).
+        // GCDAsyncSocket code is reported too, mapped to QueueSocket (see GCDMappingTableTests).
         let gcd = "[gcdSocket readDataToData:[GCDAsyncSocket CRLFData] withTimeout:-1 tag:0]; [gcdSocket disconnect];"
         let findings = scanner.scan(gcd, language: .objectiveC)
         #expect(findings.count == 4)

@@ -3,7 +3,7 @@ import MigrationScanner
 import Testing
 
 @Suite("The GCDAsyncSocket → QueueSocket table: complete, in Migration/README.md, and used by migrate-scan")
-struct GCDMappingTests {
+struct GCDMappingTableTests {
     let scanner = APIScanner()
 
     @Test("Migration/README.md holds exactly what `--gcd-mapping-markdown` and `--udp-mapping-markdown` print")

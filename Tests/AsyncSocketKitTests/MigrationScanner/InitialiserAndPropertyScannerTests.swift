@@ -2,7 +2,7 @@ import MigrationScanner
 import Testing
 
 @Suite("migrate-scan: initialisers, dot-syntax properties, onSocket:didSecure: and @objc selectors")
-struct InitialiserAndPropertyTests {
+struct InitialiserAndPropertyScannerTests {
     let scanner = APIScanner()
 
     /// `line found → replacement` (the QueueSocket spelling for GCDAsyncSocket entries).

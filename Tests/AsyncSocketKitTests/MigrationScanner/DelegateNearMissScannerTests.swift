@@ -2,7 +2,7 @@ import MigrationScanner
 import Testing
 
 @Suite("migrate-scan: delegate methods that nearly match a requirement")
-struct DelegateNearMissTests {
+struct DelegateNearMissScannerTests {
     let scanner = APIScanner()
 
     private func warnings(_ source: String, _ language: SourceLanguage) -> [ScanFinding] {
