@@ -1,11 +1,16 @@
-/// Finds uses of the run-loop `AsyncSocket` ("v4") API in Objective-C and Swift source.
+/// Finds uses of the run-loop `AsyncSocket` ("v4") API — and of `GCDAsyncSocket`, the UDP classes and
+/// the run-loop and CoreFoundation calls around them — in Objective-C and Swift source.
 ///
-/// It reports every spelling of ``APICatalog`` it meets outside comments and string literals:
-/// selectors in message sends (also across lines), method declarations and `@selector(…)`; class,
-/// protocol, constant and error-code names; `#import`ed headers; and, in Swift, the spellings an
-/// Objective-C-bridging program used (`readData(to:withTimeout:tag:)`, `AsyncSocket.crlfData()`).
-/// Spellings that other code shares (``MatchScope/filesUsingV4``) count only in a file with an
-/// unmistakable use of `AsyncSocket`'s own API.
+/// It reports every spelling of ``APICatalog/allEntries`` it meets outside comments and string
+/// literals: selectors in message sends (also across lines), method declarations, `@selector(…)` and
+/// Swift's `@objc(…)`; properties in dot syntax; class, protocol, constant and error-code names;
+/// `#import`ed headers; and, in Swift, the spellings an Objective-C-bridging program used
+/// (`readData(to:withTimeout:tag:)`, `AsyncSocket.crlfData()`). Where several classes share a
+/// spelling, the receiver decides (`[udp localPort]` on an `AsyncUdpSocket *udp` is the UDP class's),
+/// else the class the file uses. Spellings that other code shares (``MatchScope/filesUsingV4``) count
+/// only in a file with an unmistakable use of a legacy socket class; ``MatchScope/knownReceiver`` ones
+/// only on a receiver known to be the class. Delegate methods that nearly match a delegate requirement
+/// are reported as warnings (``APIKind/delegateNearMiss``).
 ///
 /// A scan reads each file once, in time linear in its size, and never fails on what a file holds
 /// (binary bytes, bytes that are not UTF-8, unbalanced brackets): only a path that cannot be read
