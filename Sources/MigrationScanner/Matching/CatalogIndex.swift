@@ -19,6 +19,9 @@ struct CatalogIndex: Sendable {
     private(set) var headers: [String: [Entry]] = [:]
     private(set) var swiftCalls: [String: [Entry]] = [:]
     private(set) var swiftIdentifiers: [String: [Entry]] = [:]
+    /// Swift calls by their spelling without the last label, for a call whose last argument is a
+    /// trailing closure (`Timer.scheduledTimer(withTimeInterval: 5, repeats: true) { … }`).
+    private(set) var swiftTrailingClosureCalls: [String: [Entry]] = [:]
     /// Every delegate-method selector, for the near-miss check of Objective-C declarations.
     private(set) var delegateSelectors: [Entry] = []
 
@@ -44,6 +47,13 @@ struct CatalogIndex: Sendable {
                 let entry = Entry(mapping: mapping, scope: mapping.swiftScope)
                 if swift.hasSuffix(")") {
                     swiftCalls[swift, default: []].append(entry)
+                    if let open = swift.firstIndex(of: "("), swift.hasSuffix(":)") {
+                        var labels = swift[swift.index(after: open)..<swift.index(before: swift.endIndex)]
+                            .split(separator: ":").map(String.init)
+                        labels.removeLast()
+                        let shorter = swift[..<open] + "(" + labels.map { $0 + ":" }.joined() + ")"
+                        swiftTrailingClosureCalls[String(shorter), default: []].append(entry)
+                    }
                 } else {
                     swiftIdentifiers[swift, default: []].append(entry)
                 }

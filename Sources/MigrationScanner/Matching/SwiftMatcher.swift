@@ -44,6 +44,8 @@ struct SwiftMatcher {
     private var declarations: [DelegateNearMiss.Declaration] = []
     private var mentionsRunLoopDelegate = false
     private var mentionsQueueDelegate = false
+    /// A call not in the catalog, waiting to see whether a trailing closure follows.
+    private var trailing: (call: Call, spelling: String)?
 
     /// Argument lists with more labels than this are not assembled (none in the catalog comes close).
     private static let maximumLabels = 12
@@ -109,6 +111,19 @@ struct SwiftMatcher {
     /// Takes the next token.
     mutating func consume(_ token: SourceToken) {
         readSignature(token)
+        if let waiting = trailing {
+            trailing = nil
+            if token.isPunctuation(ASCII.openBrace), let options = index.swiftTrailingClosureCalls[waiting.spelling] {
+                let name = waiting.call.name
+                let full = options[0].mapping.swift ?? waiting.spelling
+                candidates.append(
+                    MatchCandidate(
+                        options: options, found: full, line: name.line, column: name.column,
+                        receiver: waiting.call.receiver))
+            } else {
+                lookUp(waiting.call.name, receiver: waiting.call.receiver)
+            }
+        }
         if let name = pendingName {
             pendingName = nil
             if token.isPunctuation(ASCII.openParen) {
@@ -132,6 +147,10 @@ struct SwiftMatcher {
 
     /// Looks up a name left pending at the end of the source, and settles the near-misses.
     mutating func finish() {
+        if let waiting = trailing {
+            trailing = nil
+            lookUp(waiting.call.name, receiver: waiting.call.receiver)
+        }
         if let name = pendingName {
             pendingName = nil
             lookUp(name, receiver: pendingReceiver)
@@ -379,6 +398,8 @@ struct SwiftMatcher {
                 MatchCandidate(
                     options: options, found: spelling, line: call.name.line, column: call.name.column,
                     receiver: call.receiver))
+        } else if !call.isDeclaration, !call.tooManyLabels {
+            trailing = (call, spelling)
         } else {
             lookUp(call.name, receiver: call.receiver)
         }

@@ -96,7 +96,9 @@ struct RunLoopScannerTests {
         #expect(scanner.scan("@class GCDAsyncSocket;\n" + plain, language: .objectiveC).count == 5)
     }
 
-    @Test("Swift: RunLoop.current.run(), run(mode:before:), run(until:), perform(_:with:afterDelay:), Timer")
+    @Test(
+        "Swift: RunLoop.current.run(), run(mode:before:), run(until:), perform(_:with:afterDelay:), Timer (also with a trailing closure)"
+    )
     func swiftRunLoopCalls() {
         let source = """
             let socket = AsyncSocket(delegate: nil)
@@ -104,9 +106,10 @@ struct RunLoopScannerTests {
             RunLoop.current.run(until: Date() + 1)
             RunLoop.main.run()
             perform(#selector(tick), with: nil, afterDelay: 0.5)
-            let timer = Timer.scheduledTimer(withTimeInterval: 5, repeats: true, block: { _ in })
+            let timer = Timer.scheduledTimer(withTimeInterval: 5, repeats: true) { _ in }
             RunLoop.current.add(timer, forMode: .common)
             process.run()
+            let other = Timer.scheduledTimer(withTimeInterval: 5, repeats: true, block: { _ in })
             """
         #expect(
             replacements(source, .swift).filter { !$0.contains("RunLoop → EventRunLoop") } == [
@@ -118,6 +121,8 @@ struct RunLoopScannerTests {
                 "6 scheduledTimer(withTimeInterval:repeats:block:) → "
                     + "EventRunLoop.current.addTimer(after:repeating:modes:_:)",
                 "7 add(_:forMode:) → EventRunLoop.current.addTimer(after:repeating:modes:_:)",
+                "9 scheduledTimer(withTimeInterval:repeats:block:) → "
+                    + "EventRunLoop.current.addTimer(after:repeating:modes:_:)",
             ])
     }
 
