@@ -37,31 +37,60 @@ public struct APIScanner: Sendable {
         return try SourceFile.withBytes(atPath: path) { scan($0, language: language, file: path) }
     }
 
-    /// The uses in every source file at `paths` (files, or directories walked recursively).
+    /// The uses in every source file at `paths` (files, or directories walked recursively). Instance
+    /// variables and properties that the scanned headers declare with a legacy class
+    /// (`AsyncUdpSocket *udpSocket;` in `Finder.h`) are receivers the implementation files know.
     public func scan(paths: [String]) -> ScanReport {
         var report = ScanReport()
+        var files: [String] = []
         for path in paths {
-            let (files, problems) = SourceTree.files(at: path)
+            let (found, problems) = SourceTree.files(at: path)
             report.problems += problems
-            for file in files {
-                do {
-                    report.findings += try scanFile(atPath: file)
-                    report.filesScanned += 1
-                } catch {
-                    report.problems.append(error)
+            files += found
+        }
+        let declared = declaredNames(inHeaders: files.filter { $0.hasSuffix(".h") })
+        for file in files {
+            do throws(ScanProblem) {
+                guard let language = SourceLanguage(path: file) else {
+                    throw ScanProblem(path: file, message: "not a .m, .mm, .h or .swift file")
                 }
+                report.findings += try SourceFile.withBytes(atPath: file) {
+                    scan($0, language: language, file: file, declared: declared)
+                }
+                report.filesScanned += 1
+            } catch {
+                report.problems.append(error)
             }
         }
         return report
     }
 
-    private func scan(_ source: UnsafeBufferPointer<UInt8>, language: SourceLanguage, file: String) -> [ScanFinding] {
+    /// The names `headers` declare outside methods with a legacy class (a header that cannot be read
+    /// is reported when it is scanned).
+    private func declaredNames(inHeaders headers: [String]) -> [String: LegacyAPI] {
+        var declared: [String: LegacyAPI] = [:]
+        for header in headers {
+            let names = try? SourceFile.withBytes(atPath: header) { source in
+                var lexer = SourceLexer(source, language: .objectiveC)
+                var matcher = ObjectiveCMatcher(index: index, source: source)
+                while let token = lexer.next() { matcher.consume(token) }
+                return matcher.fileBindings
+            }
+            declared.merge(names ?? [:]) { _, new in new }
+        }
+        return declared
+    }
+
+    private func scan(
+        _ source: UnsafeBufferPointer<UInt8>, language: SourceLanguage, file: String,
+        declared: [String: LegacyAPI] = [:]
+    ) -> [ScanFinding] {
         var lexer = SourceLexer(source, language: language)
         let candidates: [MatchCandidate]
         let madeUp: [MadeUpFinding]
         switch language {
         case .objectiveC:
-            var matcher = ObjectiveCMatcher(index: index, source: source)
+            var matcher = ObjectiveCMatcher(index: index, source: source, declared: declared)
             while let token = lexer.next() { matcher.consume(token) }
             matcher.finish()
             candidates = matcher.candidates

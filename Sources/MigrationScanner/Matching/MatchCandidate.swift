@@ -35,7 +35,10 @@ enum CandidateResolver {
         var undecided: [MatchCandidate] = []
         for candidate in candidates {
             if let entry = choose(candidate, used: nil) {
-                if isEvidence(entry) { used.insert(entry.mapping.api) }
+                // A member called on a receiver known to be the class is as unmistakable as its name.
+                if isEvidence(entry) || (candidate.receiver == entry.mapping.api && entry.mapping.api.isSocketClass) {
+                    used.insert(entry.mapping.api)
+                }
             } else {
                 undecided.append(candidate)
             }

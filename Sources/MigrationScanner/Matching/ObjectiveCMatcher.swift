@@ -95,10 +95,12 @@ struct ObjectiveCMatcher {
         var collectsParts: Bool { kind != .group }
     }
 
-    /// A matcher for tokens of `source`, looking spellings up in `index`.
-    init(index: CatalogIndex, source: UnsafeBufferPointer<UInt8>) {
+    /// A matcher for tokens of `source`, looking spellings up in `index`; `declared` are names other
+    /// files (the headers) declare with a legacy class.
+    init(index: CatalogIndex, source: UnsafeBufferPointer<UInt8>, declared: [String: LegacyAPI] = [:]) {
         self.index = index
         self.source = source
+        fileBindings = declared
     }
 
     /// Takes the next token.

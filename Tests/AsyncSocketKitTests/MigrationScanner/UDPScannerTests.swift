@@ -89,6 +89,30 @@ struct UDPScannerTests {
         }
     }
 
+    @Test("a directory: instance variables a header declares are receivers its implementation knows")
+    func headerDeclarations() throws {
+        try withTemporaryDirectory { directory in
+            try write(
+                """
+                #import "AsyncSocket.h"
+                #import "AsyncUdpSocket.h"
+                @interface Finder : NSObject { AsyncUdpSocket *udpSocket; AsyncSocket *control; }
+                @end
+                """, to: directory + "/Finder.h")
+            try write(
+                """
+                #import "Finder.h"
+                @implementation Finder
+                - (void)report { NSLog(@"%d %d", [udpSocket localPort], [control localPort]); }
+                @end
+                """, to: directory + "/Finder.m")
+            let report = scanner.scan(paths: [directory])
+            let ports = report.findings.filter { $0.found == "localPort" }
+            #expect(ports.map(\.mapping.api) == [.asyncUdpSocket, .asyncSocket])
+            #expect(ports.map(\.column) == [45, 66])
+        }
+    }
+
     @Test("GCDAsyncUdpSocket: allocation, members, delegate methods, errors")
     func gcdUdp() {
         let source = """
