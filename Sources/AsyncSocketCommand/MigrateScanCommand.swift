@@ -13,7 +13,10 @@ struct MigrateScanCommand: ParsableCommand {
             entries) and prints one line per use: file:line:column, the v4 API, its RunLoopSocket \
             spelling, its QueueSocket equivalent (or what to do instead) and, where the port behaves \
             differently, a note. Comments and string literals are skipped; in Swift files the spellings \
-            an Objective-C-bridging program used are found too.
+            an Objective-C-bridging program used are found too. GCDAsyncSocket code is mapped to \
+            QueueSocket; AsyncUdpSocket and GCDAsyncUdpSocket are reported as not yet supported; the \
+            run-loop calls and CoreFoundation networking around the sockets are reported with their \
+            replacements; delegate methods that nearly match a delegate requirement are warnings.
 
             Exit status: 0 when nothing unsupported on Linux was found, 1 when something was, 2 for a \
             usage error or a path that could not be read.
@@ -29,8 +32,17 @@ struct MigrateScanCommand: ParsableCommand {
     @Flag(help: "Print the full v4 → RunLoopSocket → QueueSocket mapping as Markdown tables, and scan nothing.")
     var mappingMarkdown = false
 
+    @Flag(help: "Print the GCDAsyncSocket → QueueSocket mapping as Markdown tables, and scan nothing.")
+    var gcdMappingMarkdown = false
+
+    @Flag(help: "Print the AsyncUdpSocket/GCDAsyncUdpSocket table (not yet supported) as Markdown, and scan nothing.")
+    var udpMappingMarkdown = false
+
     func run() throws {
-        let result = MigrateScan(paths: paths, json: json, mappingMarkdown: mappingMarkdown).run()
+        let result = MigrateScan(
+            paths: paths, json: json, mappingMarkdown: mappingMarkdown, gcdMappingMarkdown: gcdMappingMarkdown,
+            udpMappingMarkdown: udpMappingMarkdown
+        ).run()
         FileHandle.standardOutput.write(Data(result.output.utf8))
         FileHandle.standardError.write(Data(result.errors.utf8))
         if result.status != .clean {

@@ -20,20 +20,24 @@ public enum APIKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// A Foundation, CoreFoundation or Security symbol that v4 code passed to or took from the
     /// socket, matched as an identifier.
     case platformSymbol = "platform-symbol"
+    /// Not in the catalog: a delegate method whose name nearly matches a delegate requirement (a wrong
+    /// label or parameter type in Swift, a selector that matches no delegate method in Objective-C).
+    /// The scanner makes these up as it finds them; they are warnings.
+    case delegateNearMiss = "delegate-near-miss"
 
     /// Whether the Objective-C spelling is a selector (found in message sends, method declarations
     /// and `@selector(…)`) rather than an identifier or a header name.
     public var isSelector: Bool {
         switch self {
         case .method, .delegateMethod, .platformMethod: return true
-        case .type, .header, .constant, .errorCode, .tlsSetting, .platformSymbol: return false
+        case .type, .header, .constant, .errorCode, .tlsSetting, .platformSymbol, .delegateNearMiss: return false
         }
     }
 
     /// Whether the API belongs to `AsyncSocket` itself rather than to the platform around it.
     public var isAsyncSocketAPI: Bool {
         switch self {
-        case .platformMethod, .platformSymbol: return false
+        case .platformMethod, .platformSymbol, .delegateNearMiss: return false
         case .type, .header, .method, .delegateMethod, .constant, .errorCode, .tlsSetting: return true
         }
     }

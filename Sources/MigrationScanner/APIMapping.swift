@@ -29,13 +29,16 @@ public struct APIMapping: Sendable, Hashable {
     /// Other Objective-C spellings of the same API (`NSStreamSocketSecurityLevelSSLv3` for
     /// `kCFStreamSocketSecurityLevelSSLv3`).
     public let aliases: [String]
+    /// The class (or part of the platform) the API belongs to.
+    public let api: LegacyAPI
 
     /// An entry. `swiftScope` defaults to `scope`; give ``MatchScope/filesUsingV4`` when
-    /// AsyncSocketKit kept the Swift spelling, so ported code does not report itself.
+    /// AsyncSocketKit kept the Swift spelling, so ported code does not report itself. `api` defaults to
+    /// ``LegacyAPI/platform`` for the platform kinds and to ``LegacyAPI/asyncSocket`` otherwise.
     public init(
         _ v4: String, kind: APIKind, swift: String?, runLoopSocket: String, queueSocket: QueueSocketEquivalent,
         note: String? = nil, support: LinuxSupport = .supported, scope: MatchScope, swiftScope: MatchScope? = nil,
-        aliases: [String] = []
+        aliases: [String] = [], api: LegacyAPI? = nil
     ) {
         self.v4 = v4
         self.kind = kind
@@ -47,5 +50,6 @@ public struct APIMapping: Sendable, Hashable {
         self.scope = scope
         self.swiftScope = swiftScope ?? scope
         self.aliases = aliases
+        self.api = api ?? (kind.isAsyncSocketAPI ? .asyncSocket : .platform)
     }
 }

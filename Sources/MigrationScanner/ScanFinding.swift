@@ -45,6 +45,6 @@ extension ScanFinding: Encodable {
         try container.encode(mapping.queueSocket.instead, forKey: .queueSocketInstead)
         try container.encode(mapping.note, forKey: .note)
         try container.encode(mapping.support, forKey: .support)
-        try container.encode(mapping.support == .unsupported, forKey: .unsupported)
+        try container.encode(mapping.support.isProblem, forKey: .unsupported)
     }
 }

@@ -14,8 +14,11 @@ public struct ScanReport: Sendable, Hashable {
     /// How many files have at least one use.
     public var filesWithFindings: Int { Set(findings.map(\.file)).count }
 
-    /// The uses of API that Linux does not support.
-    public var unsupported: [ScanFinding] { findings.filter { $0.mapping.support == .unsupported } }
+    /// The uses of API that Linux does not support, or that AsyncSocketKit does not support yet (UDP).
+    public var unsupported: [ScanFinding] { findings.filter { $0.mapping.support.isProblem } }
+
+    /// The delegate methods that nearly match a requirement (warnings).
+    public var nearMisses: [ScanFinding] { findings.filter { $0.mapping.kind == .delegateNearMiss } }
 
     /// The uses of API that has a stand-in on Linux.
     public var standIns: [ScanFinding] { findings.filter { $0.mapping.support == .standIn } }

@@ -33,6 +33,22 @@ public struct RunLoopMode: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     /// modes added later with ``EventRunLoop/addCommonMode(_:)``. A loop cannot run in `.common` itself.
     public static let common = RunLoopMode(rawValue: "kCFRunLoopCommonModes")
 
+    /// The mode a Cocoa program's run loop runs in while a modal panel is up (`NSModalPanelRunLoopMode`).
+    ///
+    /// Nothing on Linux runs a loop in this mode by itself: it is here so that ported code which
+    /// registers sockets, timers or performs in it (or lists it in `setRunLoopModes:`) keeps its
+    /// meaning. Run the loop in it with ``EventRunLoop/run(mode:before:)``, or add it to the common
+    /// modes with ``EventRunLoop/addCommonMode(_:)``.
+    public static let modalPanel = RunLoopMode(rawValue: "NSModalPanelRunLoopMode")
+
+    /// The mode a Cocoa program's run loop runs in while tracking a mouse drag or a scroll
+    /// (`NSEventTrackingRunLoopMode`).
+    ///
+    /// As with ``modalPanel``, nothing on Linux runs a loop in this mode by itself; the value keeps the
+    /// name ported code used, so sockets and timers registered in it are serviced when the loop runs
+    /// in it (or in ``common``, once it is one of the common modes).
+    public static let eventTracking = RunLoopMode(rawValue: "NSEventTrackingRunLoopMode")
+
     /// The mode's name.
     public var description: String { rawValue }
 }

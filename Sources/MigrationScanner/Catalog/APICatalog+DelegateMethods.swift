@@ -85,5 +85,11 @@ extension APICatalog {
             "onSocketDidSecure:", kind: .delegateMethod, swift: "onSocketDidSecure(_:)",
             runLoopSocket: "onSocketDidSecure(_:)", queueSocket: .api("socketDidSecure(_:)"), scope: .anywhere,
             swiftScope: .filesUsingV4),
+        APIMapping(
+            "onSocket:didSecure:", kind: .delegateMethod, swift: "onSocket(_:didSecure:)",
+            runLoopSocket: "onSocketDidSecure(_:)", queueSocket: .api("socketDidSecure(_:)"),
+            note: "The older spelling of `onSocketDidSecure:` (many published apps still implement it): "
+                + "RunLoopSocket calls only `onSocketDidSecure(_:)`, so rename the method or it is never called.",
+            scope: .anywhere),
     ]
 }

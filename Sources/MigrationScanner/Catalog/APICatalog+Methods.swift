@@ -6,29 +6,30 @@ extension APICatalog {
     static let lifecycleMethods: [APIMapping] = [
         APIMapping(
             "init", kind: .method, swift: "AsyncSocket()", runLoopSocket: "RunLoopSocket()",
-            queueSocket: .api("QueueSocket()"), scope: .mappingOnly),
+            queueSocket: .api("QueueSocket()"), scope: .knownReceiver, swiftScope: .anywhere),
         APIMapping(
             "initWithDelegate:", kind: .method, swift: "AsyncSocket(delegate:)",
             runLoopSocket: "RunLoopSocket(delegate:)",
             queueSocket: .api("QueueSocket(delegate:delegateQueue:)"),
-            note: "QueueSocket also needs the queue its delegate is called on.", scope: .mappingOnly),
+            note: "QueueSocket also needs the queue its delegate is called on.", scope: .knownReceiver,
+            swiftScope: .anywhere),
         APIMapping(
             "initWithDelegate:userData:", kind: .method, swift: "AsyncSocket(delegate:userData:)",
             runLoopSocket: "RunLoopSocket(delegate:userData:)",
             queueSocket: .api("QueueSocket(delegate:delegateQueue:)"),
             note: "`RunLoopSocket(delegate:userData:preBuffering:)` can turn prebuffering off per socket; "
                 + "`RunLoopSocket.defaultPreBuffering` stands for `DEFAULT_PREBUFFERING`.",
-            scope: .mappingOnly),
+            scope: .knownReceiver, swiftScope: .anywhere),
         APIMapping(
             "delegate", kind: .method, swift: "delegate()", runLoopSocket: "delegate",
             queueSocket: .api("delegate"), note: "Held weakly (the original's ARC ivar was strong).",
-            scope: .mappingOnly),
+            scope: .knownReceiver, swiftScope: .mappingOnly),
         APIMapping(
             "setDelegate:", kind: .method, swift: "setDelegate(_:)", runLoopSocket: "delegate = …",
             queueSocket: .api("setDelegate(_:delegateQueue:)"),
             note: "QueueSocket's setters are asynchronous; `synchronouslySetDelegate(_:)` where the delegate is "
                 + "going away.",
-            scope: .mappingOnly),
+            scope: .knownReceiver, swiftScope: .mappingOnly),
         APIMapping(
             "canSafelySetDelegate", kind: .method, swift: "canSafelySetDelegate()",
             runLoopSocket: "canSafelySetDelegate",
@@ -44,7 +45,8 @@ extension APICatalog {
             queueSocket: .api("userData = …"), scope: .filesUsingV4),
         APIMapping(
             "description", kind: .method, swift: "description", runLoopSocket: "description",
-            queueSocket: .api("description"), note: "One line, not API-stable, as before.", scope: .mappingOnly),
+            queueSocket: .api("description"), note: "One line, not API-stable, as before.", scope: .knownReceiver,
+            swiftScope: .mappingOnly),
         APIMapping(
             "getCFSocket", kind: .method, swift: "getCFSocket()", runLoopSocket: "socketFD",
             queueSocket: .api("socketFD"),

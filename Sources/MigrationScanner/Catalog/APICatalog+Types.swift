@@ -20,16 +20,14 @@ extension APICatalog {
             scope: .anywhere, swiftScope: .filesUsingV4),
         APIMapping(
             "AsyncUdpSocket", kind: .type, swift: "AsyncUdpSocket", runLoopSocket: "none",
-            queueSocket: .none(instead: "use a UDP socket of your own on an `EventRunLoop` file source"),
-            note: "AsyncSocketKit has TCP sockets only: there is no UDP class.", support: .unsupported,
-            scope: .anywhere, aliases: ["AsyncUdpSocketDelegate"]),
+            queueSocket: .none(instead: udpInstead), note: udpNote, support: .notYetSupported, scope: .anywhere,
+            aliases: ["AsyncUdpSocketDelegate"], api: .asyncUdpSocket),
         APIMapping(
             "AsyncSocket.h", kind: .header, swift: nil, runLoopSocket: "import AsyncSocketKit",
             queueSocket: .api("import AsyncSocketKit"), scope: .anywhere),
         APIMapping(
             "AsyncUdpSocket.h", kind: .header, swift: nil, runLoopSocket: "none",
-            queueSocket: .none(instead: "use a UDP socket of your own on an `EventRunLoop` file source"),
-            note: "AsyncSocketKit has TCP sockets only: there is no UDP class.", support: .unsupported,
-            scope: .anywhere),
+            queueSocket: .none(instead: udpInstead),
+            note: udpNote, support: .notYetSupported, scope: .anywhere, api: .asyncUdpSocket),
     ]
 }

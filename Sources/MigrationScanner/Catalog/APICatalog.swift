@@ -5,7 +5,12 @@
 /// command prints these mappings, and ``MappingMarkdown`` renders the tables of `Migration/README.md`
 /// from them. The entries live in one file per kind (`APICatalog+Methods.swift`, …).
 public enum APICatalog {
-    /// Every entry, in the order of the mapping tables.
+    /// Every entry of the run-loop `AsyncSocket` ("v4") table and the platform API around it, in the
+    /// order of the mapping tables.
     public static let entries: [APIMapping] =
-        types + methods + delegateMethods + constants + tlsSettings + platform
+        types + methods + delegateMethods + constants + tlsSettings + platform + runLoopCalls
+        + coreFoundationNetworking
+
+    /// Every entry the scanner knows: the v4 table, then ``gcdEntries`` and ``udpEntries``.
+    public static let allEntries: [APIMapping] = entries + gcdEntries + udpEntries
 }

@@ -12,6 +12,9 @@ enum ASCII {
     static let star: UInt8 = 0x2A
     static let plus: UInt8 = 0x2B
     static let comma: UInt8 = 0x2C
+    static let dot: UInt8 = 0x2E
+    static let equals: UInt8 = 0x3D
+    static let exclamation: UInt8 = 0x21
     static let minus: UInt8 = 0x2D
     static let slash: UInt8 = 0x2F
     static let colon: UInt8 = 0x3A

@@ -6,14 +6,29 @@ public enum FindingText {
     /// unsupported API. A Swift spelling or an alias is shown beside the v4 spelling.
     public static func line(_ finding: ScanFinding) -> String {
         let mapping = finding.mapping
-        let v4 = finding.found == mapping.v4 ? mapping.v4 : "\(mapping.v4) (as \(finding.found))"
-        var text = "\(finding.file):\(finding.line):\(finding.column): \(v4) → \(mapping.runLoopSocket)"
-        text += " | QueueSocket: " + (mapping.queueSocket.spelling ?? "none — \(mapping.queueSocket.instead ?? "")")
+        if mapping.kind == .delegateNearMiss {
+            // v4 holds what was found, runLoopSocket the exact requirement, the note the explanation.
+            return "\(finding.file):\(finding.line):\(finding.column): warning: \(mapping.v4) → "
+                + "\(mapping.runLoopSocket) | \(mapping.note ?? "")"
+        }
+        var v4 = finding.found == mapping.v4 ? mapping.v4 : "\(mapping.v4) (as \(finding.found))"
+        if mapping.api.isSocketClass, mapping.api != .asyncSocket, mapping.kind.isSelector {
+            v4 = "\(mapping.api.rawValue) " + v4
+        }
+        let queue = mapping.queueSocket.spelling ?? "none — \(mapping.queueSocket.instead ?? "")"
+        var text = "\(finding.file):\(finding.line):\(finding.column): \(v4) → "
+        if mapping.api == .gcdAsyncSocket {
+            // GCDAsyncSocket's counterpart is QueueSocket alone.
+            text += "QueueSocket: " + queue
+        } else {
+            text += mapping.runLoopSocket + " | QueueSocket: " + queue
+        }
         let label: String
         switch mapping.support {
         case .supported: label = "note"
         case .standIn: label = "stand-in"
         case .unsupported: label = "unsupported on Linux"
+        case .notYetSupported: label = "not yet supported"
         }
         if let note = mapping.note {
             text += " | \(label): \(note)"
@@ -23,13 +38,19 @@ public enum FindingText {
         return text
     }
 
-    /// One line: how many uses in how many files, how many unsupported, how many with stand-ins,
-    /// and how many paths could not be read.
+    /// One line: how many uses in how many files, how many unsupported (and of those, how many are
+    /// only not supported yet), how many with stand-ins, how many delegate near-misses, and how many
+    /// paths could not be read.
     public static func summary(_ report: ScanReport) -> String {
+        let notYet = report.findings.filter { $0.mapping.support == .notYetSupported }.count
         var text =
             "\(count(report.findings.count, "use")) of the v4 API in \(report.filesWithFindings) of "
-            + "\(count(report.filesScanned, "file")) scanned: \(report.unsupported.count) unsupported on Linux, "
-            + "\(report.standIns.count) with stand-ins"
+            + "\(count(report.filesScanned, "file")) scanned: \(report.unsupported.count) unsupported on Linux"
+            + (notYet > 0 ? " (\(notYet) not yet supported: UDP)" : "") + ", \(report.standIns.count) with stand-ins"
+        if !report.nearMisses.isEmpty {
+            let misses = report.nearMisses.count
+            text += ", \(misses) delegate near-miss\(misses == 1 ? "" : "es")"
+        }
         if !report.problems.isEmpty {
             text += "; \(count(report.problems.count, "path")) could not be read"
         }

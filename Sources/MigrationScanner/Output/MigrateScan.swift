@@ -27,21 +27,37 @@ public struct MigrateScan: Sendable {
     public var json: Bool
     /// Print the mapping tables (and scan nothing).
     public var mappingMarkdown: Bool
+    /// Print the GCDAsyncSocket → QueueSocket table (and scan nothing).
+    public var gcdMappingMarkdown: Bool
+    /// Print the UDP table (and scan nothing).
+    public var udpMappingMarkdown: Bool
 
     /// An invocation with these arguments.
-    public init(paths: [String], json: Bool = false, mappingMarkdown: Bool = false) {
+    public init(
+        paths: [String], json: Bool = false, mappingMarkdown: Bool = false, gcdMappingMarkdown: Bool = false,
+        udpMappingMarkdown: Bool = false
+    ) {
         self.paths = paths
         self.json = json
         self.mappingMarkdown = mappingMarkdown
+        self.gcdMappingMarkdown = gcdMappingMarkdown
+        self.udpMappingMarkdown = udpMappingMarkdown
     }
 
     /// Runs the invocation with `scanner`.
     public func run(scanner: APIScanner = APIScanner()) -> Result {
-        if mappingMarkdown {
-            guard paths.isEmpty, !json else {
-                return usageError("--mapping-markdown takes no PATH and no --json")
+        let tables = [mappingMarkdown, gcdMappingMarkdown, udpMappingMarkdown].filter { $0 }.count
+        if tables > 0 {
+            guard paths.isEmpty, !json, tables == 1 else {
+                return usageError(
+                    "--mapping-markdown, --gcd-mapping-markdown and --udp-mapping-markdown take no PATH, "
+                        + "no --json and no other table")
             }
-            return Result(output: MappingMarkdown.render(), errors: "", status: .clean)
+            let output =
+                mappingMarkdown
+                ? MappingMarkdown.render()
+                : gcdMappingMarkdown ? MappingMarkdown.renderGCD() : MappingMarkdown.renderUDP()
+            return Result(output: output, errors: "", status: .clean)
         }
         guard !paths.isEmpty else { return usageError("missing PATH: give at least one file or directory") }
         let report = scanner.scan(paths: paths)

@@ -41,7 +41,7 @@ struct ScannerSwiftTests {
             places(findings)
                 == [
                     Place(3, 31, "AsyncSocketDelegate"),
-                    Place(4, 18, "AsyncSocket"),
+                    Place(4, 18, "AsyncSocket(delegate:)"),
                     Place(7, 20, "connect(toHost:onPort:withTimeout:)"),
                     Place(8, 16, "readData(to:withTimeout:tag:)"),
                     Place(8, 29, "AsyncSocket"),
