@@ -27,6 +27,9 @@ public final class TLSEngine {
     private let verification: TLSPeerVerification
     private let context: OpaquePointer
     private let ssl: OpaquePointer
+    /// The OpenSSL `SSL*` of this engine, for callers that need OpenSSL calls of their own (the
+    /// `sslContext` escape hatch); valid as long as the engine lives.
+    public var sslHandle: OpaquePointer { ssl }
     /// Ciphertext from the network, read by OpenSSL (owned by `ssl`).
     private let networkInput: OpaquePointer
     /// Ciphertext for the network, written by OpenSSL (owned by `ssl`).

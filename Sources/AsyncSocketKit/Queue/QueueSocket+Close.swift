@@ -84,6 +84,7 @@ extension QueueSocket {
         }
         connectAttempts.removeAll()
         pendingAddresses.removeAll()
+        alternateAddress = nil
         if let tls, isSecureFlag, fd >= 0 {
             tls.sendCloseNotify()
         }

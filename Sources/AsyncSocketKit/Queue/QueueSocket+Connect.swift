@@ -19,7 +19,8 @@ extension QueueSocket {
     }
 
     /// Connects to `host`, binding first to `interface` ("en0", "192.168.1.2", "localhost", with an
-    /// optional ":port") when given.
+    /// optional ":port") when given. "localhost" and "loopback" stand for both loopback addresses
+    /// (no lookup), tried in the order ``isIPv4PreferredOverIPv6`` gives, as GCDAsyncSocket does.
     public func connect(
         toHost host: String, onPort port: UInt16, viaInterface interface: String?, withTimeout timeout: TimeInterval
     ) throws {
@@ -35,6 +36,13 @@ extension QueueSocket {
             stateIndex += 1
             connectHostString = host
             let index = stateIndex
+            if host == "localhost" || host == "loopback" {
+                // Both loopback addresses, tried under the IPv4/IPv6 preference (lookupHost:port:error:).
+                let both = [SocketAddress.ipv4(loopback: true, port: port), .ipv6(loopback: true, port: port)]
+                async { [self] in lookupFinished(.success(both), local: local, stateIndex: index) }
+                armConnectTimeout(timeout)
+                return
+            }
             (resolver ?? .system).resolve(host, port: port) { [weak self] result in
                 let socket = self
                 socket?.async { socket?.lookupFinished(result, local: local, stateIndex: index) }
@@ -153,19 +161,30 @@ extension QueueSocket {
             let (first, second) = ipv4Preferred || v6.isEmpty ? (v4, v6) : (v6, v4)
             pendingAddresses = Array((first.isEmpty ? second : first).prefix(1))
             let others = first.isEmpty ? [] : Array(second.prefix(1))
-            startNextAttempt(local: local)
-            if let other = others.first {
+            alternateAddress = others.first
+            if others.first != nil {
                 alternateTimer = armTimer(alternateTimer, after: alternateDelay) { socket in
-                    guard index == socket.stateIndex, !socket.connected else { return }
+                    guard index == socket.stateIndex, !socket.connected, let other = socket.alternateAddress else {
+                        return
+                    }
+                    socket.alternateAddress = nil
                     socket.pendingAddresses.append(other)
                     socket.startNextAttempt(local: local)
                 }
             }
+            startNextAttempt(local: local)
         }
     }
 
     /// Starts a non-blocking connect to the next pending address.
     func startNextAttempt(local: (v4: SocketAddress?, v6: SocketAddress?)?) {
+        if pendingAddresses.isEmpty, connectAttempts.isEmpty, let other = alternateAddress {
+            // Everything tried so far failed before the alternate delay: try the other family now
+            // (GCD reports a failure only once both have failed).
+            alternateAddress = nil
+            disarm(alternateTimer)
+            pendingAddresses.append(other)
+        }
         guard !pendingAddresses.isEmpty else {
             if connectAttempts.isEmpty { failConnect() }
             return
@@ -227,6 +246,7 @@ extension QueueSocket {
         }
         connectAttempts.removeAll()
         pendingAddresses.removeAll()
+        alternateAddress = nil
         disarm(alternateTimer)
         didConnect(socket)
     }

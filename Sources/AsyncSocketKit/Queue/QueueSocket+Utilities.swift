@@ -65,6 +65,35 @@ extension QueueSocket {
         return (host, parsed.port)
     }
 
+    /// Fills in the numeric host and port of an IPv4 or IPv6 `sockaddr` (`getHost:port:fromAddress:`);
+    /// returns `false` and leaves both alone for anything else (a Unix-domain address, bad bytes).
+    @discardableResult
+    public static func getHost(_ host: inout String?, port: inout UInt16, fromAddress address: Data) -> Bool {
+        var family: sa_family_t = 0
+        return getHost(&host, port: &port, family: &family, fromAddress: address)
+    }
+
+    /// As ``getHost(_:port:fromAddress:)``, also filling in the family (`AF_INET` or `AF_INET6`)
+    /// (`getHost:port:family:fromAddress:`).
+    @discardableResult
+    public static func getHost(
+        _ host: inout String?, port: inout UInt16, family: inout sa_family_t, fromAddress address: Data
+    ) -> Bool {
+        guard let parsed = SocketAddress(data: address), parsed.isIP, let text = parsed.host else { return false }
+        host = text
+        port = parsed.port
+        family = sa_family_t(parsed.isIPv4 ? AF_INET : AF_INET6)
+        return true
+    }
+
+    /// Bonjour's `NSNetService` does not exist on Linux (`connectToNetService:error:`).
+    @available(
+        *, unavailable,
+        message:
+            "NSNetService (Bonjour) is not on Linux: resolve the service to a host and port (avahi-browse -r, or dns-sd) and call connect(toHost:onPort:)"
+    )
+    public func connect(toNetService netService: AnyObject) throws {}
+
     /// Queues a TLS marker (`startTLS:`): accepted once per connection, only when started and not
     /// forbidden; later calls are ignored, as in GCDAsyncSocket. `settings` takes GCDAsyncSocket's and
     /// CFStream's keys (see ``TLSSettings/init(legacyDictionary:)``); settings that cannot be applied

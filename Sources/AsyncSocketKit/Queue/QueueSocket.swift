@@ -60,6 +60,8 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var stateIndex = 0
     var connectAttempts: [QueueConnectAttempt] = []
     var pendingAddresses: [SocketAddress] = []
+    /// The other family's address, waiting for the alternate delay (or for the first to fail).
+    var alternateAddress: SocketAddress?
     var alternateTimer: (any DispatchSourceTimer)?
     var lastConnectError: (any Error)?
     var connectedURL: URL?
@@ -122,6 +124,13 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         self.socketQueue.setSpecific(key: queueKey, value: true)
     }
 
+    /// A socket without a delegate whose state lives on `socketQueue` (`initWithSocketQueue:`); set
+    /// the delegate and its queue before connecting or accepting. A global (concurrent) queue throws
+    /// `badConfig`; `nil` makes a serial queue.
+    public convenience init(socketQueue: DispatchQueue?) throws(QueueSocketError) {
+        try self.init(delegate: nil, delegateQueue: nil, socketQueue: socketQueue)
+    }
+
     deinit {
         // Nobody can be told any more: close quietly (see closeWithoutCallback).
         closeWithoutCallback()
@@ -174,6 +183,12 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     public var delegateQueue: DispatchQueue? {
         get { sync { storedDelegateQueue } }
         set { async { [self] in storedDelegateQueue = newValue } }
+    }
+
+    /// Reads the delegate and its queue together, synchronously (`getDelegate:delegateQueue:`), so
+    /// the pair is one the socket really had at one moment.
+    public func getDelegate(_ delegate: inout (any QueueSocketDelegate)?, delegateQueue: inout DispatchQueue?) {
+        (delegate, delegateQueue) = sync { (storedDelegate, storedDelegateQueue) }
     }
 
     /// Sets both, asynchronously (`setDelegate:delegateQueue:`).
@@ -312,6 +327,20 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// ``socket4FD`` and ``socket6FD`` answer.
     public func perform(_ block: () -> Void) {
         sync(block)
+    }
+
+    /// The OpenSSL session (`SSL*`) of a socket that started TLS, or `nil`; only inside
+    /// ``perform(_:)`` (outside it logs and answers `nil`, as GCDAsyncSocket's `sslContext` did).
+    ///
+    /// GCDAsyncSocket exposed its SecureTransport `SSLContextRef` this way; on Linux the session is
+    /// OpenSSL's. Read-only use is safe (`SSL_get_version`, `SSL_get_peer_certificate`,
+    /// `SSL_get_cipher_name`); changing the session under the socket is not supported.
+    public var sslContext: OpaquePointer? {
+        guard isOnSocketQueue else {
+            debug("sslContext is only available inside perform(_:)")
+            return nil
+        }
+        return tls?.engine.sslHandle
     }
 
     /// The connected descriptor (or the Unix-domain listener); -1 outside ``perform(_:)``.

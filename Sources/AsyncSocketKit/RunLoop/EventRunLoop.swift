@@ -244,6 +244,15 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
             mode, deadline: Self.monotonicDeadline(seconds: seconds), returnAfterSourceHandled: true)
     }
 
+    /// Runs the loop in ``RunLoopMode/default`` until `date` (`runUntilDate:`), also while the mode is
+    /// empty: then it sleeps, still woken by ``perform(inModes:_:)`` from other threads, so a port's
+    /// `[[NSRunLoop currentRunLoop] runUntilDate:…]` waits as long as it did. ``stop()`` ends it early.
+    public func run(until date: Date) {
+        checkThread("run(until:)")
+        _ = runMode(
+            .default, deadline: Self.monotonicDeadline(date), returnAfterSourceHandled: false, waitsWhenEmpty: true)
+    }
+
     /// Makes the innermost run in progress return ``RunResult/stopped``; when the loop is not running,
     /// the next run returns at once (`CFRunLoopStop`). Callable from any thread.
     public func stop() {
@@ -263,13 +272,17 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
         return ask_monotonic_ns() &+ UInt64((max(0, seconds) * 1e9).rounded(.up))
     }
 
-    func runMode(_ mode: RunLoopMode, deadline: UInt64, returnAfterSourceHandled: Bool) -> RunResult {
+    /// Runs `mode` until a handled source (when `returnAfterSourceHandled`), the deadline, a stop, or
+    /// an empty mode — unless `waitsWhenEmpty`, when an empty mode sleeps until the deadline.
+    func runMode(
+        _ mode: RunLoopMode, deadline: UInt64, returnAfterSourceHandled: Bool, waitsWhenEmpty: Bool = false
+    ) -> RunResult {
         guard mode != .common, !isInvalidated else { return .finished }
         if takeStopRequest() {
             return .stopped
         }
         let context = self.context(for: mode)
-        if isEmpty(context) {
+        if !waitsWhenEmpty && isEmpty(context) {
             return .finished
         }
         let depth = frames.count
@@ -307,7 +320,7 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
             }
             // A block or before-polling item may have removed the mode's last source or timer (a
             // socket's close delivered by perform): polling now would wait for nothing.
-            if isEmpty(context) {
+            if !waitsWhenEmpty && isEmpty(context) {
                 return .finished
             }
             let wakeAt = min(deadline, context.nextTimerDeadline)
@@ -336,7 +349,7 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
             if ask_monotonic_ns() >= deadline {
                 return .timedOut
             }
-            if isEmpty(context) {
+            if !waitsWhenEmpty && isEmpty(context) {
                 return .finished
             }
         }
