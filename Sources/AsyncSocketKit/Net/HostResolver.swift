@@ -89,8 +89,11 @@ public final class HostResolver: @unchecked Sendable {
 
     /// Looks `host` up (IPv4 and IPv6, TCP) and calls `completion` on the resolver's thread with the
     /// addresses, each with `port`, or with a `kCFStreamErrorDomainNetDB` error.
+    /// `onlyConfiguredFamilies` asks only for the families this host has a non-loopback address of
+    /// (`AI_ADDRCONFIG`, right for connecting); a lookup for its own sake asks for both.
     func resolve(
-        _ host: String, port: UInt16, completion: @escaping @Sendable (Result<[SocketAddress], NSError>) -> Void
+        _ host: String, port: UInt16, onlyConfiguredFamilies: Bool = true,
+        completion: @escaping @Sendable (Result<[SocketAddress], NSError>) -> Void
     ) {
         if let numeric = SocketAddress.numeric(host, port: port) {
             completion(.success([numeric]))
@@ -104,7 +107,7 @@ public final class HostResolver: @unchecked Sendable {
             var hints = addrinfo()
             hints.ai_family = AF_UNSPEC
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            hints.ai_flags = EVUTIL_AI_ADDRCONFIG
+            hints.ai_flags = onlyConfiguredFamilies ? EVUTIL_AI_ADDRCONFIG : 0
             let request = Unmanaged.passRetained(PendingLookup(port: port, completion: completion)).toOpaque()
             // The callback may run before this call returns (hosts file, cached answers).
             _ = evdns_getaddrinfo(base, host, nil, &hints, lookupFinished, request)
@@ -162,5 +165,47 @@ private func lookupFinished(
             .failure(SystemError.netDB(EVUTIL_EAI_NONAME, message: "No address associated with hostname")))
     } else {
         lookup.completion(.success(addresses))
+    }
+}
+
+extension HostResolver {
+    /// Looks `host` up asynchronously and answers on `loop`'s thread, in `modes`: the run-loop
+    /// `CFHost` lookup of ported code (`CFHostStartInfoResolution` with `CFHostScheduleWithRunLoop`).
+    ///
+    /// The answer is every IPv4 and IPv6 address found, as `sockaddr` bytes with `port` (ready for
+    /// ``RunLoopSocket/connectToAddress(_:viaInterfaceAddress:withTimeout:)``), or a
+    /// `kCFStreamErrorDomainNetDB` error. It arrives in a later pass of the loop, never inside this
+    /// call, even for a numeric address. Call it on `loop`'s thread (the loop that will run
+    /// `completion`); the lookup itself runs on the resolver's own thread, so the loop never blocks.
+    public func lookup(
+        _ host: String, port: UInt16 = 0, on loop: EventRunLoop = .current, modes: [RunLoopMode] = [.default],
+        completion: @escaping (Result<[Data], NSError>) -> Void
+    ) {
+        loop.checkThread("HostResolver.lookup(_:port:on:modes:completion:)")
+        // Until it answers, the lookup is something in its modes (a CFHost scheduled on the loop
+        // was a source there), so a run waiting for it does not find the mode empty and return.
+        let presence = loop.addReusableTimer(modes: modes) { _ in }
+        let box = LookupCompletion { result in
+            presence.invalidate()
+            completion(result)
+        }
+        if let reason = NativeSocketBackend.invalidHostReason(host) {
+            let error = SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
+            loop.perform(inModes: modes) { box.completion(.failure(error)) }
+            return
+        }
+        resolve(host, port: port, onlyConfiguredFamilies: false) { result in
+            let answer = result.map { $0.map(\.data) }
+            loop.perform(inModes: modes) { box.completion(answer) }
+        }
+    }
+}
+
+/// A lookup's completion, carried to the resolver's thread and back; it only ever runs on the loop
+/// thread that asked (``HostResolver/lookup(_:port:on:modes:completion:)`` checks it is called there).
+private struct LookupCompletion: @unchecked Sendable {
+    let completion: (Result<[Data], NSError>) -> Void
+    init(_ completion: @escaping (Result<[Data], NSError>) -> Void) {
+        self.completion = completion
     }
 }
