@@ -182,7 +182,7 @@ struct AcceptSequenceAgreementTests {
             #expect(recorder.events("child1") == [.didDisconnect], "\(recorder.trace)")
             withExtendedLifetime(second) {}
             server.disconnect()
-            recorder.accepted.forEach { $0.disconnect() }
+            for socket in recorder.accepted { socket.disconnect() }
         }
     }
 }
