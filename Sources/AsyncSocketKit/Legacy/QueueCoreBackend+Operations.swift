@@ -224,9 +224,11 @@ extension QueueCoreBackend {
             return
         }
         closing = record ?? LegacyErrorClose(unread: Data())
+        let reported = legacyError(error)
+        closingAtEnd = reported == nil
         let generation = epoch
         if let owner {
-            delegate?.onSocket(owner, willDisconnectWithError: legacyError(error))
+            delegate?.onSocket(owner, willDisconnectWithError: reported)
         }
         guard generation == epoch else { return }
         fullClose()
