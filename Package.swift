@@ -53,7 +53,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "MigrationTesting", dependencies: ["AsyncSocketKit"]),
+        .target(name: "MigrationTesting", dependencies: ["AsyncSocketKit", "AsyncSocketCore"]),
         .target(name: "EngineTestSupport", dependencies: ["AsyncSocketCore"]),
         .target(name: "FuzzTargets", dependencies: ["AsyncSocketCore", "EngineTestSupport"]),
         .target(name: "MigrationScanner"),
@@ -66,6 +66,7 @@ let package = Package(
             name: "AsyncSocketCommand",
             dependencies: [
                 "AsyncSocketKit",
+                "AsyncSocketCore",
                 "MigrationScanner",
                 "MigrationTesting",
                 "MigrationExample",

@@ -496,19 +496,18 @@ final class TimerHandler: @unchecked Sendable {
     }
 }
 
-/// Runs `action` once `count` cancel handlers have run (the descriptor closes after the last).
-final class CancelCounter: @unchecked Sendable {
-    private var count: Int
-    private let action: () -> Void
-    private let lock = NSLock()
+/// Runs `action` once `count` holders are done (the descriptor closes after the last).
+final class CancelCounter: Sendable {
+    private let remaining: Lock<Int>
+    private let action: @Sendable () -> Void
 
-    init(count: Int, action: @escaping () -> Void) {
-        self.count = count
+    init(count: Int, action: @escaping @Sendable () -> Void) {
+        remaining = Lock(count)
         self.action = action
     }
 
     func done() {
-        let last = lock.withLock { () -> Bool in
+        let last = remaining.withLock { count -> Bool in
             count -= 1
             return count == 0
         }
