@@ -182,8 +182,8 @@ enum SystemError {
     /// to itself.
     ///
     /// libevent defines each `EVUTIL_EAI_…` as the system's `EAI_…` when it was built with the
-    /// system's `getaddrinfo`, and otherwise as its own number (−901 … −911, and −90001 for a
-    /// cancelled request, which has no system counterpart). Both numberings are mapped here, so the
+    /// system's `getaddrinfo`, and otherwise as its own number (−901 … −911); a cancelled request is
+    /// always its own −90001 (glibc's `EAI_CANCELED`, −101, here). Both numberings are mapped, so the
     /// answer is glibc's whichever way libevent was built; its texts (`evutil_gai_strerror`, BSD
     /// wording such as "nodename nor servname provided, or not known") are never used.
     static func glibcEAI(fromEvutil code: Int32) -> Int32? {
