@@ -1,10 +1,8 @@
 import AsyncSocketCore
+import AsyncSocketKit
 import CLibevent
 import Foundation
 import Testing
-
-// SystemError (the POSIX and NetDB builders every socket path uses) is internal.
-@testable import AsyncSocketKit
 
 /// One error the package hands out, with the domain and code the original used, and the exact texts
 /// where the original's are known.
