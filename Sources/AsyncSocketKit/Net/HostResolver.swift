@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import CLibevent
 import Foundation
 import Logging

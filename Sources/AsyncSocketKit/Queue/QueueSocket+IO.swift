@@ -469,14 +469,14 @@ extension QueueSocket: ByteTransport {
 
     // MARK: ByteTransport
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
         let (count, code) = SocketOps.receive(fd, buffer)
         if count > 0 { return .bytes(count) }
         if count == 0 { return buffer.isEmpty ? .bytes(0) : .endOfStream }
         return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
+    package func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
         let (count, code) = SocketOps.send(fd, bytes)
         if count >= 0 { return .bytes(count) }
         return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
