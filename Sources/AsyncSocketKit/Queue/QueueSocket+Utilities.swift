@@ -1,3 +1,7 @@
+// CLibevent as well: in a compile batch where HostResolver.swift (which imports it) looks up
+// SOCK_STREAM first, Clang files the declaration under CLibevent, and a file without this import
+// cannot see it ("cannot find SOCK_STREAM in scope" once AsyncSocketKit has more than 50 files).
+import CLibevent
 import Foundation
 
 // GCDAsyncSocket's class utilities: synchronous lookup and sockaddr helpers.
