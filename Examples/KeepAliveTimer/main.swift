@@ -1,9 +1,9 @@
 // An NSTimer keep-alive ported to EventRunLoop. A client pings its server every 200 ms and gives
 // each PING 150 ms to be answered; the server answers three and then hangs, so the fourth PING's
-// deadline fires and the client gives up. Beside it, a Foundation `Timer` and a
-// `DispatchQueue.main.async` block, made at the start, show what does not work: neither runs while
-// the thread sits in `EventRunLoop.run()`. Everything is printed in order; the program ends by
-// itself in about a second.
+// deadline fires and the client gives up. Beside it, a Foundation `Timer`, a
+// `DispatchQueue.main.async` block and a `Task` on the main actor, made at the start, show what does
+// not work: none of them runs while the thread sits in `EventRunLoop.run()`. Everything is printed
+// in order; the program ends by itself in about a second.
 //
 //   swift run KeepAliveTimer
 //
@@ -145,13 +145,17 @@ final class KeepAliveClient: RunLoopSocketDelegate {
     }
 }
 
-// What does not work: Foundation's Timer and the main dispatch queue are serviced by Foundation's
-// RunLoop, which does not run while this thread sits in EventRunLoop.run().
+// What does not work: Foundation's Timer and the main dispatch queue (which also runs the main
+// actor's jobs) are serviced by Foundation's RunLoop, which does not run while this thread sits in
+// EventRunLoop.run().
 let foundationTimer = Timer.scheduledTimer(withTimeInterval: 0.05, repeats: false) { _ in
     say("foundation", "the Foundation Timer (due at 50 ms) fires")
 }
 DispatchQueue.main.async {
     say("foundation", "the DispatchQueue.main.async block runs")
+}
+Task { @MainActor in
+    say("foundation", "the Task on the main actor runs")
 }
 
 let server = PingServer()

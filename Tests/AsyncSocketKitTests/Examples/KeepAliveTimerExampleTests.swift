@@ -3,7 +3,8 @@ import Testing
 
 @Suite("Examples/KeepAliveTimer, run as a program")
 struct KeepAliveTimerExampleTests {
-    @Test("PINGs every 200 ms, three PONGs, the fourth deadline fires; Foundation's Timer waits for RunLoop")
+    @Test(
+        "PINGs every 200 ms, three PONGs, the fourth deadline fires; Timer, main queue and main actor wait for RunLoop")
     func keepAlive() async throws {
         try await onNewThread {
             let started = now()
@@ -35,6 +36,7 @@ struct KeepAliveTimerExampleTests {
                 foundation == [
                     "[foundation] the Foundation Timer (due at 50 ms) fires",
                     "[foundation] the DispatchQueue.main.async block runs",
+                    "[foundation] the Task on the main actor runs",
                 ], "\(program.output)")
             #expect(lines.last == "[main] done")
             // The deadline fired 150 ms after the fourth PING, not earlier.
