@@ -7,7 +7,8 @@ import Testing
 // main actor-isolated code"), so its delegate methods are `nonisolated` and step onto the main actor
 // with `MainActor.assumeIsolated`. That holds because a RunLoopSocket calls its delegate on its
 // loop's thread, and the loop of the main thread (`EventRunLoop.main`) is where the main actor runs in
-// a program. The HostLookup example runs this pattern on `EventRunLoop.main` for real.
+// a program. The HostLookup example runs this pattern on `EventRunLoop.main` for real. A QueueSocket
+// gets the same pattern with `DispatchQueue.main` as its delegate queue.
 
 /// The pattern: main-actor state, nonisolated delegate methods that assume the main actor.
 @MainActor
@@ -70,6 +71,40 @@ final class PreconcurrencyLineClient: @preconcurrency RunLoopSocketDelegate {
     }
 }
 
+/// The same pattern on QueueSocket, with the main queue as the delegate queue: the main actor's
+/// queue, so `assumeIsolated` holds there too.
+@MainActor
+final class MainQueueLineClient: QueueSocketDelegate {
+    let socket = QueueSocket()
+    private(set) var status: [String] = []
+    var onClosed: (() -> Void)?
+
+    init() {
+        socket.setDelegate(self, delegateQueue: .main)
+    }
+
+    nonisolated func socket(_ sock: QueueSocket, didConnectToHost host: String, port: UInt16) {
+        MainActor.assumeIsolated {
+            status.append("connected")
+            sock.readData(to: QueueSocket.lfData, withTimeout: 5, tag: 0)
+        }
+    }
+
+    nonisolated func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {
+        MainActor.assumeIsolated {
+            status.append("read " + String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines))
+            sock.disconnect()
+        }
+    }
+
+    nonisolated func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
+        MainActor.assumeIsolated {
+            status.append("closed")
+            onClosed?()
+        }
+    }
+}
+
 /// Without the main actor: a plain class, used on one loop thread (what a worker thread's delegate is).
 final class LoopThreadLineClient: RunLoopSocketDelegate {
     let socket = RunLoopSocket()
@@ -128,6 +163,21 @@ struct MainActorDelegateTests {
         try client.start(port: listener.port)
         let peer = try #require(Self.serve(listener, loop: .current) { client.status == ["connected"] })
         #expect(runUntil { client.status.last == "closed" })
+        #expect(client.status == ["connected", "read hello", "closed"])
+        withExtendedLifetime(peer) {}
+    }
+
+    @Test("QueueSocket: @MainActor class, delegate queue .main, MainActor.assumeIsolated", .timeLimit(.minutes(1)))
+    @MainActor
+    func mainQueue() async throws {
+        let listener = try RawListener()
+        let client = MainQueueLineClient()
+        try client.socket.connect(toHost: "127.0.0.1", onPort: listener.port, withTimeout: 5)
+        let peer = try #require(listener.accept())
+        peer.send("hello\n")
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            client.onClosed = { done.resume() }
+        }
         #expect(client.status == ["connected", "read hello", "closed"])
         withExtendedLifetime(peer) {}
     }
