@@ -1,7 +1,8 @@
 // An NSTimer keep-alive ported to EventRunLoop. A client pings its server every 200 ms and gives
 // each PING 150 ms to be answered; the server answers three and then hangs, so the fourth PING's
 // deadline fires and the client gives up. Beside it, a Foundation `Timer`, a
-// `DispatchQueue.main.async` block and a `Task` on the main actor, made at the start, show what does
+// `RunLoop.current.perform` block (`perform(_:with:afterDelay:)` does not exist without Objective-C),
+// a `DispatchQueue.main.async` block and a `Task` on the main actor, made at the start, show what does
 // not work: none of them runs while the thread sits in `EventRunLoop.run()`. Everything is printed
 // in order; the program ends by itself in about a second.
 //
@@ -156,6 +157,9 @@ DispatchQueue.main.async {
 }
 Task { @MainActor in
     say("foundation", "the Task on the main actor runs")
+}
+RunLoop.current.perform {
+    say("foundation", "the RunLoop.current.perform block runs")
 }
 
 let server = PingServer()

@@ -37,6 +37,7 @@ struct KeepAliveTimerExampleTests {
                     "[foundation] the Foundation Timer (due at 50 ms) fires",
                     "[foundation] the DispatchQueue.main.async block runs",
                     "[foundation] the Task on the main actor runs",
+                    "[foundation] the RunLoop.current.perform block runs",
                 ], "\(program.output)")
             #expect(lines.last == "[main] done")
             // The deadline fired 150 ms after the fourth PING, not earlier.
