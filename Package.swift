@@ -12,7 +12,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "AsyncSocketKit", targets: ["AsyncSocketKit"]),
-        .library(name: "AsyncSocketCore", targets: ["AsyncSocketCore"]),
         .library(name: "MigrationTesting", targets: ["MigrationTesting"]),
         // For Tests/Fuzz/ (a separate package built with libFuzzer): the fuzz targets' logic.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
@@ -54,10 +53,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "MigrationTesting", dependencies: ["AsyncSocketKit"]),
+        .target(name: "MigrationTesting", dependencies: ["AsyncSocketKit", "AsyncSocketCore"]),
         .target(name: "EngineTestSupport", dependencies: ["AsyncSocketCore"]),
         .target(name: "FuzzTargets", dependencies: ["AsyncSocketCore", "EngineTestSupport"]),
         .target(name: "MigrationScanner"),
+        // The engine alone, timed and its allocations counted: it needs the engine's package-only API,
+        // so it lives in this package (the other benchmarks, with their peers, in Benchmarks/).
+        .target(name: "CMallocCounter", path: "Benchmarks/Engine/CMallocCounter"),
+        .executableTarget(
+            name: "EngineBench", dependencies: ["AsyncSocketCore", "CMallocCounter"],
+            path: "Benchmarks/Engine/EngineBench"),
         .target(
             name: "MigrationExample",
             dependencies: ["AsyncSocketKit"],
@@ -67,6 +72,7 @@ let package = Package(
             name: "AsyncSocketCommand",
             dependencies: [
                 "AsyncSocketKit",
+                "AsyncSocketCore",
                 "MigrationScanner",
                 "MigrationTesting",
                 "MigrationExample",

@@ -9,7 +9,6 @@ let package = Package(
     ],
     targets: [
         .target(name: "CLibeventRaw", linkerSettings: [.linkedLibrary("event_core")]),
-        .target(name: "CMallocCounter"),
         .executableTarget(
             name: "RunLoopBench",
             dependencies: [
@@ -28,10 +27,6 @@ let package = Package(
         .executableTarget(
             name: "TLSBench",
             dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
-        ),
-        .executableTarget(
-            name: "EngineBench",
-            dependencies: ["CMallocCounter", .product(name: "AsyncSocketCore", package: "AsyncSocketKit")]
         ),
     ],
     swiftLanguageModes: [.v6]

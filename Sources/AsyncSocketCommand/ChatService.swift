@@ -1,10 +1,10 @@
+import AsyncSocketCore
 import Foundation
-import Synchronization
 
 /// Relays every line to every other client, as "name: line"; greets newcomers and announces joins
 /// and departures with lines starting "* ".
 final class ChatService: LineService {
-    private let members = Mutex<[ObjectIdentifier: any LineConnection]>([:])
+    private let members = Lock<[ObjectIdentifier: any LineConnection]>([:])
 
     func connected(_ connection: any LineConnection) {
         let others = members.withLock { members in

@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 import Logging
@@ -42,7 +43,7 @@ final class LegacyLineServer: RunLoopSocketDelegate, Sendable {
     let logger: Logger
     private let nextWorker = Atomic<Int>(0)
     /// Accepted sockets until they disconnect, and their connection once connected.
-    private let sockets = Mutex<[ObjectIdentifier: (socket: RunLoopSocket, connection: LegacyConnection?)]>([:])
+    private let sockets = Lock<[ObjectIdentifier: (socket: RunLoopSocket, connection: LegacyConnection?)]>([:])
 
     init(
         service: any LineService, factory: RunLoopSocketFactory, tlsSettings: TLSSettings?, workerCount: Int,

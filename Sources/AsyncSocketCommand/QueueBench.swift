@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Dispatch
 import Foundation
@@ -42,7 +43,7 @@ final class QueueBenchClient: QueueSocketDelegate, @unchecked Sendable {
     private let payload: Data
     private let startedAt = Atomic<UInt64>(0)
     private let receivedBytes = Atomic<Int>(0)
-    private let result = Mutex<(outcome: (rate: Double, elapsed: Double)?, failure: String?)>((nil, nil))
+    private let result = Lock<(outcome: (rate: Double, elapsed: Double)?, failure: String?)>((nil, nil))
 
     init(state: BenchClientState, logger: Logger) {
         self.state = state

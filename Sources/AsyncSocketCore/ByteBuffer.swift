@@ -5,30 +5,30 @@ import Foundation
 // the start; room at the end is made by moving the unread bytes to the front only when they are
 // fewer than the room needed, so a byte moves at most rarely and never twice in a row.
 // `takeData()` hands the region to a `Data` without copying (realloc'd to fit, freed by `Data`).
-public struct ByteBuffer: ~Copyable {
+package struct ByteBuffer: ~Copyable {
     private(set) var base: UnsafeMutableRawPointer?
     private(set) var capacity = 0
-    public private(set) var readIndex = 0
-    public private(set) var writeIndex = 0
+    package private(set) var readIndex = 0
+    package private(set) var writeIndex = 0
 
-    public init() {}
+    package init() {}
 
     deinit {
         free(base)
     }
 
     /// Bytes written and not yet read.
-    public var count: Int { writeIndex - readIndex }
-    public var isEmpty: Bool { writeIndex == readIndex }
+    package var count: Int { writeIndex - readIndex }
+    package var isEmpty: Bool { writeIndex == readIndex }
 
     /// The unread bytes.
-    public var readable: UnsafeRawBufferPointer {
+    package var readable: UnsafeRawBufferPointer {
         guard let base else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: base + readIndex, count: count)
     }
 
     /// Room for at least `minimum` more bytes at the write end; at most `maximum` of it is returned.
-    public mutating func writableSpace(minimum: Int, maximum: Int = .max) -> UnsafeMutableRawBufferPointer {
+    package mutating func writableSpace(minimum: Int, maximum: Int = .max) -> UnsafeMutableRawBufferPointer {
         if capacity - writeIndex < minimum {
             if readIndex > 0 && count < minimum && capacity - count >= minimum {
                 let live = count
@@ -56,13 +56,13 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// Records `count` bytes written into the space from ``writableSpace(minimum:maximum:)``.
-    public mutating func didWrite(_ count: Int) {
+    package mutating func didWrite(_ count: Int) {
         precondition(count >= 0 && writeIndex + count <= capacity, "ByteBuffer overrun")
         writeIndex += count
     }
 
     /// Appends a copy of `bytes`.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         let space = writableSpace(minimum: bytes.count)
         space.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
@@ -70,7 +70,7 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// Puts `bytes` in front of the unread bytes.
-    public mutating func prepend(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func prepend(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         if readIndex >= bytes.count {
             readIndex -= bytes.count
@@ -88,7 +88,7 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// Marks `count` unread bytes as read.
-    public mutating func consume(_ count: Int) {
+    package mutating func consume(_ count: Int) {
         precondition(count >= 0 && count <= self.count, "ByteBuffer underrun")
         readIndex += count
         if readIndex == writeIndex {
@@ -98,13 +98,13 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// Removes everything unread; keeps the memory.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         readIndex = 0
         writeIndex = 0
     }
 
     /// Frees the memory when it is empty and larger than `limit` (idle sockets keep little).
-    public mutating func releaseIfEmpty(above limit: Int) {
+    package mutating func releaseIfEmpty(above limit: Int) {
         guard isEmpty, capacity > limit else { return }
         free(base)
         base = nil
@@ -112,14 +112,14 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// A copy of the unread bytes.
-    public func copyData() -> Data {
+    package func copyData() -> Data {
         guard count > 0 else { return Data() }
         return Data(bytes: base! + readIndex, count: count)
     }
 
     /// Hands the unread bytes over as `Data`, without a copy when nothing was read from the front.
     /// Spare room is given back (an in-place shrink) only when it is worth a call.
-    public mutating func takeData() -> Data {
+    package mutating func takeData() -> Data {
         guard count > 0, let base else {
             removeAll()
             return Data()

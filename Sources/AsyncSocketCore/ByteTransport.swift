@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a driver's bytes come from and go to: a socket, a TLS session over a socket, or a
 /// scripted transport in tests. Calls never block.
-public protocol ByteTransport: AnyObject {
+package protocol ByteTransport: AnyObject {
     /// Reads up to `buffer.count` bytes into `buffer`.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult
     /// Writes up to `bytes.count` bytes from `bytes`.
@@ -13,7 +13,7 @@ extension SocketEngine {
     /// Runs a whole read pass against `transport` (inlinable, so it is specialized for the caller's
     /// transport instead of copying its results through value witnesses).
     @inlinable
-    public func runReadPass(transportReadable: Bool, transport: some ByteTransport) -> ReadPassResult {
+    package func runReadPass(transportReadable: Bool, transport: some ByteTransport) -> ReadPassResult {
         beginReadPass(transportReadable: transportReadable)
         while true {
             switch nextReadStep() {
@@ -27,7 +27,7 @@ extension SocketEngine {
 
     /// Runs a whole write pass against `transport` (inlinable, like ``runReadPass(transportReadable:transport:)``).
     @inlinable
-    public func runWritePass(transportWritable: Bool, transport: some ByteTransport) -> WritePassResult {
+    package func runWritePass(transportWritable: Bool, transport: some ByteTransport) -> WritePassResult {
         beginWritePass(transportWritable: transportWritable)
         while true {
             switch nextWriteStep() {
@@ -43,7 +43,7 @@ extension SocketEngine {
     }
 
     /// Reads everything the transport can give now into the unread buffer and returns it all.
-    public func collectUnreadData(from transport: some ByteTransport) -> Data {
+    package func collectUnreadData(from transport: some ByteTransport) -> Data {
         while case .bytes(let count) = transport.read(into: unreadSpace()), count > 0 {
             unreadDidRead(count)
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a read or write pass ended without success, for the face to report in its own terms.
-public enum TransportFailure: Equatable, Sendable {
+package enum TransportFailure: Equatable, Sendable {
     /// The peer closed its side and no queued read can be finished from what is left.
     case endOfStream
     /// A read-to-separator reached its maximum length without the separator.
@@ -11,7 +11,7 @@ public enum TransportFailure: Equatable, Sendable {
 }
 
 /// What the driver tells the engine after carrying out a read step.
-public enum TransportReadResult: Equatable, Sendable {
+package enum TransportReadResult: Equatable, Sendable {
     case bytes(Int)
     case wouldBlock
     case endOfStream
@@ -19,41 +19,41 @@ public enum TransportReadResult: Equatable, Sendable {
 }
 
 /// What the driver tells the engine after carrying out a write step.
-public enum TransportWriteResult: Equatable, Sendable {
+package enum TransportWriteResult: Equatable, Sendable {
     case bytes(Int)
     case wouldBlock
     case failed(Int32)
 }
 
 /// The end of a read pass: what to report, in this order (partial progress, completion, failure).
-public struct ReadPassResult {
+package struct ReadPassResult {
     /// Bytes this pass added to a read that is still unfinished (> 0: report partial progress first).
-    public var partialLength = 0
-    public var partialTag = 0
+    package var partialLength = 0
+    package var partialTag = 0
     /// The finished read.
-    public var completed: (data: Data, tag: Int)?
+    package var completed: (data: Data, tag: Int)?
     /// A close the pass ran into, reported after the callbacks above.
-    public var failure: TransportFailure?
+    package var failure: TransportFailure?
     /// Whether the transport showed it has nothing more right now (a short read or would-block).
-    public var transportDrained = false
+    package var transportDrained = false
     /// Whether an unfinished read waits for the transport to become readable.
-    public var waitsForReadable = false
+    package var waitsForReadable = false
 }
 
 /// The end of a write pass.
-public struct WritePassResult {
+package struct WritePassResult {
     /// Bytes this pass wrote of a write that is still unfinished (> 0: report partial progress).
-    public var partialLength = 0
-    public var partialTag = 0
+    package var partialLength = 0
+    package var partialTag = 0
     /// The tag of the finished write.
-    public var completedTag: Int?
-    public var failure: TransportFailure?
+    package var completedTag: Int?
+    package var failure: TransportFailure?
     /// Whether an unfinished write waits for the transport to become writable.
-    public var waitsForWritable = false
+    package var waitsForWritable = false
 }
 
 /// One step of a read pass.
-public enum ReadStep {
+package enum ReadStep {
     /// Read up to `buffer.count` bytes from the transport into `buffer`, then call `transportRead`.
     case read(into: UnsafeMutableRawBufferPointer)
     /// The pass is over.
@@ -61,7 +61,7 @@ public enum ReadStep {
 }
 
 /// One step of a write pass.
-public enum WriteStep {
+package enum WriteStep {
     /// Write the bytes of `data` from `offset` on, then call `transportWrote`.
     case write(Data, offset: Int)
     /// The pass is over.
@@ -69,7 +69,7 @@ public enum WriteStep {
 }
 
 /// What making the next queued item current led to.
-public enum DequeueResult: Equatable {
+package enum DequeueResult: Equatable {
     /// An item is already current.
     case busy
     /// Nothing is queued.
@@ -85,31 +85,31 @@ public enum DequeueResult: Equatable {
 }
 
 /// What `progressOfRead`/`progressOfWrite` report (1.11).
-public struct TransferProgress: Equatable, Sendable {
-    public var tag = 0
-    public var bytesDone = 0
-    public var total = 0
+package struct TransferProgress: Equatable, Sendable {
+    package var tag = 0
+    package var bytesDone = 0
+    package var total = 0
     /// NaN when idle or at a TLS marker; 1.0 for reads without a length.
-    public var fraction = Double.nan
+    package var fraction = Double.nan
 
     /// Progress with the given values; the default is "idle" (zeros and NaN).
-    public init(tag: Int = 0, bytesDone: Int = 0, total: Int = 0, fraction: Double = .nan) {
+    package init(tag: Int = 0, bytesDone: Int = 0, total: Int = 0, fraction: Double = .nan) {
         self.tag = tag
         self.bytesDone = bytesDone
         self.total = total
         self.fraction = fraction
     }
 
-    public static func == (a: TransferProgress, b: TransferProgress) -> Bool {
+    package static func == (a: TransferProgress, b: TransferProgress) -> Bool {
         a.tag == b.tag && a.bytesDone == b.bytesDone && a.total == b.total
             && (a.fraction == b.fraction || (a.fraction.isNaN && b.fraction.isNaN))
     }
 }
 
 /// What a fired timeout asks the delegate (2.10).
-public struct TimeoutQuery: Equatable, Sendable {
-    public var tag: Int
+package struct TimeoutQuery: Equatable, Sendable {
+    package var tag: Int
     /// The original timeout plus every extension granted so far.
-    public var elapsed: TimeInterval
-    public var bytesDone: Int
+    package var elapsed: TimeInterval
+    package var bytesDone: Int
 }

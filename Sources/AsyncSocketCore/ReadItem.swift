@@ -2,12 +2,12 @@ import Foundation
 
 /// A queued read and its progress. Its bytes live in socket-owned storage or in the caller's
 /// `NSMutableData`, and go there straight from the transport or from the prebuffer, copied once.
-public final class ReadItem {
-    public let kind: ReadKind
-    public let tag: Int
+package final class ReadItem {
+    package let kind: ReadKind
+    package let tag: Int
     /// The timeout as granted so far: the original one plus every extension (2.10).
-    public var timeout: TimeInterval
-    public private(set) var bytesDone = 0
+    package var timeout: TimeInterval
+    package private(set) var bytesDone = 0
     private var owned = ByteBuffer()
     /// A whole result taken in one piece (see ``adoptWhole(_:)``).
     private var whole: Data?
@@ -15,7 +15,7 @@ public final class ReadItem {
     private let callerOffset: Int
     private let callerOriginalLength: Int
 
-    public init(_ request: ReadRequest) {
+    package init(_ request: ReadRequest) {
         kind = request.kind
         tag = request.tag
         timeout = request.timeout
@@ -25,7 +25,7 @@ public final class ReadItem {
     }
 
     /// Bytes the item may still take before its maximum (`Int.max` without one).
-    public var remainingAllowance: Int {
+    package var remainingAllowance: Int {
         switch kind {
         case .available(let maxLength): return maxLength > 0 ? maxLength - bytesDone : .max
         case .length(let length): return length - bytesDone
@@ -35,7 +35,7 @@ public final class ReadItem {
 
     /// Room for more bytes, at least `minimum` (unless the allowance is smaller) and at most
     /// `maximum`; for a caller buffer, its free space is used before it is lengthened.
-    public func writableSpace(minimum: Int, maximum: Int) -> UnsafeMutableRawBufferPointer {
+    package func writableSpace(minimum: Int, maximum: Int) -> UnsafeMutableRawBufferPointer {
         let maximum = min(maximum, remainingAllowance)
         let minimum = min(minimum, maximum)
         guard let callerBuffer else {
@@ -50,7 +50,7 @@ public final class ReadItem {
     }
 
     /// Records `count` bytes placed into the space from ``writableSpace(minimum:maximum:)``.
-    public func didWrite(_ count: Int) {
+    package func didWrite(_ count: Int) {
         if callerBuffer == nil {
             owned.didWrite(count)
         }
@@ -58,17 +58,17 @@ public final class ReadItem {
     }
 
     /// Whether ``adoptWhole(_:)`` may be used: nothing read yet, no caller buffer.
-    public var canAdoptWhole: Bool { bytesDone == 0 && callerBuffer == nil }
+    package var canAdoptWhole: Bool { bytesDone == 0 && callerBuffer == nil }
 
     /// Takes `bytes` as the complete result in one copy, skipping the item's own storage (the common
     /// case of a line found whole in the prebuffer).
-    public func adoptWhole(_ bytes: UnsafeRawBufferPointer) {
+    package func adoptWhole(_ bytes: UnsafeRawBufferPointer) {
         whole = Data(bytes: bytes.baseAddress!, count: bytes.count)
         bytesDone = bytes.count
     }
 
     /// Appends a copy of `bytes`.
-    public func append(_ bytes: UnsafeRawBufferPointer) {
+    package func append(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         let space = writableSpace(minimum: bytes.count, maximum: bytes.count)
         space.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
@@ -76,13 +76,13 @@ public final class ReadItem {
     }
 
     /// The bytes read so far.
-    public var bytes: UnsafeRawBufferPointer {
+    package var bytes: UnsafeRawBufferPointer {
         guard let callerBuffer else { return owned.readable }
         return UnsafeRawBufferPointer(start: callerBuffer.bytes + callerOffset, count: bytesDone)
     }
 
     /// Whether the item has what it waited for (a read of available bytes is decided by its pass).
-    public var isComplete: Bool {
+    package var isComplete: Bool {
         switch kind {
         case .available(let maxLength): return maxLength > 0 && bytesDone >= maxLength
         case .length(let length): return bytesDone == length
@@ -97,7 +97,7 @@ public final class ReadItem {
 
     /// The finished read's data. Socket-owned bytes are handed over without a copy; for a caller
     /// buffer the buffer is trimmed back (1.10) and the data is a no-copy view into it.
-    public func finish() -> Data {
+    package func finish() -> Data {
         if let whole {
             return whole
         }
@@ -111,7 +111,7 @@ public final class ReadItem {
     }
 
     /// Takes the bytes read so far out of the item (for `unreadData`), trimming a caller buffer.
-    public func takePartialBytes(into prebuffer: inout ByteBuffer) {
+    package func takePartialBytes(into prebuffer: inout ByteBuffer) {
         prebuffer.prepend(bytes)
         if let callerBuffer, callerBuffer.length > max(callerOffset + bytesDone, callerOriginalLength) {
             callerBuffer.length = max(callerOffset + bytesDone, callerOriginalLength)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a queued read waits for.
-public enum ReadKind: Equatable, Sendable {
+package enum ReadKind: Equatable, Sendable {
     /// Whatever is available, at least one byte; at most `maxLength` when it is not 0.
     case available(maxLength: Int)
     /// Exactly `length` bytes.
@@ -11,16 +11,16 @@ public enum ReadKind: Equatable, Sendable {
 }
 
 /// A read as the caller asked for it: kind, optional caller buffer and offset, timeout and tag.
-public struct ReadRequest {
-    public var kind: ReadKind
+package struct ReadRequest {
+    package var kind: ReadKind
     /// The caller's buffer (`NSMutableData`, as in the original): bytes go in at `bufferOffset`.
-    public var buffer: NSMutableData?
-    public var bufferOffset: Int
+    package var buffer: NSMutableData?
+    package var bufferOffset: Int
     /// Seconds; negative means none, 0 fires on the next pass.
-    public var timeout: TimeInterval
-    public var tag: Int
+    package var timeout: TimeInterval
+    package var tag: Int
 
-    public init(
+    package init(
         kind: ReadKind, buffer: NSMutableData? = nil, bufferOffset: Int = 0, timeout: TimeInterval, tag: Int
     ) {
         self.kind = kind
@@ -31,7 +31,7 @@ public struct ReadRequest {
     }
 
     /// Why the original would silently ignore this request, or `nil` when it is valid (1.10).
-    public var rejection: String? {
+    package var rejection: String? {
         if bufferOffset < 0 || bufferOffset > (buffer?.length ?? 0) {
             return "buffer offset \(bufferOffset) is past the buffer's length \(buffer?.length ?? 0)"
         }

@@ -5,11 +5,11 @@ import Foundation
 // bytes of the item's tail for a separator straddling the boundary, so a long line costs time
 // linear in its length whatever the chunking. `scannedBytes` counts the examined bytes for the
 // engine benchmark.
-public enum SeparatorSearch {
+package enum SeparatorSearch {
     /// The number of bytes of `new` to take so that `tail + new[0..<n]` ends with the first
     /// separator after `tail`, or `nil` when `new` holds no completion. `tail` is the item's bytes so
     /// far, which never end with the separator.
-    public static func end(
+    package static func end(
         of separator: [UInt8], tail: UnsafeRawBufferPointer, new: UnsafeRawBufferPointer, scanned: inout Int
     ) -> Int? {
         let length = separator.count
@@ -51,7 +51,7 @@ public enum SeparatorSearch {
 
     /// For a byte-exact read: how many more bytes can at most be read without passing a separator
     /// that might complete, given the item's bytes so far.
-    public static func bytesToNextPossibleEnd(of separator: [UInt8], tail: UnsafeRawBufferPointer) -> Int {
+    package static func bytesToNextPossibleEnd(of separator: [UInt8], tail: UnsafeRawBufferPointer) -> Int {
         let length = separator.count
         return separator.withUnsafeBytes { sep -> Int in
             var overlap = min(length - 1, tail.count)

@@ -10,16 +10,16 @@ import Foundation
 // still queued), and so on. A gathered write never completes before every write ahead of it.
 extension SocketEngine {
     /// How many writes are gathered behind the current one.
-    public var gatheredCount: Int { gathered.count }
+    package var gatheredCount: Int { gathered.count }
 
     /// The gathered write at `index` (0: the one right behind the current write).
-    public func gatheredWrite(at index: Int) -> WriteItem { gathered[index] }
+    package func gatheredWrite(at index: Int) -> WriteItem { gathered[index] }
 
     /// Moves writes queued behind the current plain write into the batch while the batch stays within
     /// `itemLimit` writes (the current one included) and its unsent bytes within `byteLimit`. Returns
     /// the batch's unsent bytes, or 0 when the current entry is not a plain write.
     @discardableResult
-    public func gatherQueuedWrites(byteLimit: Int, itemLimit: Int) -> Int {
+    package func gatherQueuedWrites(byteLimit: Int, itemLimit: Int) -> Int {
         guard case .write(let current) = currentWrite else { return 0 }
         var pending = current.data.count - current.bytesDone + gatheredBytes
         while gathered.count + 1 < itemLimit, pending < byteLimit, case .write(let next)? = writeQueue.first {

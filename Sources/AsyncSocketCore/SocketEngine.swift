@@ -14,23 +14,23 @@ import Foundation
 // only at the end of a pass, so a delegate that re-enters the socket always finds the engine in a
 // consistent state. Bytes are copied once: from the transport into the read's storage (or into the
 // prebuffer, for reads to a separator with prebuffering on) and from the prebuffer into a read.
-public final class SocketEngine {
+package final class SocketEngine {
     /// Per-socket settings.
-    public struct Configuration {
+    package struct Configuration {
         /// Reads to a separator read ahead into the prebuffer (the legacy default); when off they never
         /// take a byte past the separator, leaving the rest in the transport.
-        public var prebuffering: Bool
+        package var prebuffering: Bool
         /// Bytes asked of the transport at once when reading ahead into the prebuffer (reads of what
         /// is available size themselves, see ``SocketEngine/availableReadSize``).
-        public var readChunk: Int
+        package var readChunk: Int
 
-        public init(prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
+        package init(prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
             self.prebuffering = prebuffering
             self.readChunk = readChunk
         }
     }
 
-    public var configuration: Configuration
+    package var configuration: Configuration
     private var readQueue = Deque<QueuedRead>()
     var writeQueue = Deque<QueuedWrite>()
     /// Writes taken out of the queue behind the current one, for a gathered flush (see
@@ -38,32 +38,32 @@ public final class SocketEngine {
     var gathered = Deque<WriteItem>()
     /// The bytes of the gathered writes (none of them has started).
     var gatheredBytes = 0
-    public private(set) var currentRead: QueuedRead?
-    public internal(set) var currentWrite: QueuedWrite?
+    package private(set) var currentRead: QueuedRead?
+    package internal(set) var currentWrite: QueuedWrite?
     private var prebuffer = ByteBuffer()
-    public private(set) var forbidsReadsAndWrites = false
-    public private(set) var disconnectsAfterReading = false
-    public private(set) var disconnectsAfterWriting = false
+    package private(set) var forbidsReadsAndWrites = false
+    package private(set) var disconnectsAfterReading = false
+    package private(set) var disconnectsAfterWriting = false
     /// The transport reported the end of the peer's data.
-    public private(set) var transportEnded = false
+    package private(set) var transportEnded = false
     /// Bytes examined by separator searches (for the linear-cost benchmark).
-    public private(set) var scannedBytes = 0
+    package private(set) var scannedBytes = 0
     /// The room a read of available bytes starts with: what the last one took, rounded up to a power
     /// of two, between 2 KiB and 1 MiB. A small exchange allocates little; a stream gets large reads
     /// (the item's buffer doubles while the transport keeps filling it), each byte read in place.
-    public private(set) var availableReadSize = 2048
+    package private(set) var availableReadSize = 2048
 
     private var readPass = ReadPassState()
     private var writePass = WritePassState()
 
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
     // MARK: Queueing
 
     /// Queues a read; returns why it was ignored, or `nil` when it was queued.
-    public func enqueueRead(_ request: ReadRequest) -> String? {
+    package func enqueueRead(_ request: ReadRequest) -> String? {
         if forbidsReadsAndWrites {
             return "reads are forbidden after disconnectAfter…"
         }
@@ -75,7 +75,7 @@ public final class SocketEngine {
     }
 
     /// Queues a write of `data` (kept, not copied); returns why it was ignored, or `nil`.
-    public func enqueueWrite(_ data: Data, timeout: TimeInterval, tag: Int) -> String? {
+    package func enqueueWrite(_ data: Data, timeout: TimeInterval, tag: Int) -> String? {
         if forbidsReadsAndWrites {
             return "writes are forbidden after disconnectAfter…"
         }
@@ -87,27 +87,27 @@ public final class SocketEngine {
     }
 
     /// Queues a TLS marker in both queues (not blocked by `disconnectAfter…`, as in the original).
-    public func enqueueTLS(settings: Any) {
+    package func enqueueTLS(settings: Any) {
         let marker = TLSMarker(settings: settings)
         readQueue.append(.tls(marker))
         writeQueue.append(.tls(marker))
     }
 
     /// Queued and current items, for `description` and `canSafelySetDelegate`.
-    public var queuedReadCount: Int { readQueue.count }
-    public var queuedWriteCount: Int { writeQueue.count + gathered.count }
-    public var isIdle: Bool {
+    package var queuedReadCount: Int { readQueue.count }
+    package var queuedWriteCount: Int { writeQueue.count + gathered.count }
+    package var isIdle: Bool {
         readQueue.isEmpty && writeQueue.isEmpty && gathered.isEmpty && currentRead == nil && currentWrite == nil
     }
 
     /// Bytes read ahead and not yet taken by a read.
-    public var prebufferedCount: Int { prebuffer.count }
+    package var prebufferedCount: Int { prebuffer.count }
 
     // MARK: Disconnect-after rules (2.7)
 
     /// Forbids further reads and writes and sets the after-flags; returns whether the condition
     /// already holds (the face then disconnects on a later pass, never inline).
-    public func disconnectAfter(reading: Bool, writing: Bool) -> Bool {
+    package func disconnectAfter(reading: Bool, writing: Bool) -> Bool {
         forbidsReadsAndWrites = true
         disconnectsAfterReading = disconnectsAfterReading || reading
         disconnectsAfterWriting = disconnectsAfterWriting || writing
@@ -115,7 +115,7 @@ public final class SocketEngine {
     }
 
     /// Whether the after-flags ask for a disconnect now.
-    public var disconnectConditionHolds: Bool {
+    package var disconnectConditionHolds: Bool {
         let readIdle = readQueue.isEmpty && currentRead == nil
         let writeIdle = writeQueue.isEmpty && gathered.isEmpty && currentWrite == nil
         if disconnectsAfterReading {
@@ -130,7 +130,7 @@ public final class SocketEngine {
     // MARK: Dequeueing
 
     /// Makes the next queued read current.
-    public func dequeueRead() -> DequeueResult {
+    package func dequeueRead() -> DequeueResult {
         if currentRead != nil {
             return .busy
         }
@@ -148,7 +148,7 @@ public final class SocketEngine {
     }
 
     /// Makes the next queued write current.
-    public func dequeueWrite() -> DequeueResult {
+    package func dequeueWrite() -> DequeueResult {
         if currentWrite != nil {
             return .busy
         }
@@ -188,13 +188,13 @@ public final class SocketEngine {
     }
 
     /// Starts a read pass; `transportReadable` says whether the transport may have bytes.
-    public func beginReadPass(transportReadable: Bool) {
+    package func beginReadPass(transportReadable: Bool) {
         readPass = ReadPassState()
         readPass.transportMayHaveBytes = transportReadable && !transportEnded
     }
 
     /// The next step of the current read pass.
-    public func nextReadStep() -> ReadStep {
+    package func nextReadStep() -> ReadStep {
         guard case .read(let item) = currentRead else {
             return .finished(ReadPassResult(transportDrained: readPass.drained))
         }
@@ -230,7 +230,7 @@ public final class SocketEngine {
     }
 
     /// Reports what the transport did with the last `.read` step.
-    public func transportRead(_ result: TransportReadResult) {
+    package func transportRead(_ result: TransportReadResult) {
         guard case .read(let item) = currentRead else { return }
         switch result {
         case .bytes(let count):
@@ -336,7 +336,7 @@ public final class SocketEngine {
     }
 
     /// Records that the transport reached its end while no read was asking for bytes.
-    public func noteTransportEnded() {
+    package func noteTransportEnded() {
         transportEnded = true
     }
 
@@ -350,13 +350,13 @@ public final class SocketEngine {
     }
 
     /// Starts a write pass; `transportWritable` says whether the transport may accept bytes.
-    public func beginWritePass(transportWritable: Bool) {
+    package func beginWritePass(transportWritable: Bool) {
         writePass = WritePassState()
         writePass.transportMayAccept = transportWritable
     }
 
     /// The next step of the current write pass.
-    public func nextWriteStep() -> WriteStep {
+    package func nextWriteStep() -> WriteStep {
         guard case .write(let item) = currentWrite else {
             return .finished(WritePassResult())
         }
@@ -380,7 +380,7 @@ public final class SocketEngine {
     }
 
     /// Reports what the transport did with the last `.write` step.
-    public func transportWrote(_ result: TransportWriteResult) {
+    package func transportWrote(_ result: TransportWriteResult) {
         guard case .write(let item) = currentWrite else { return }
         switch result {
         case .bytes(let count):
@@ -399,7 +399,7 @@ public final class SocketEngine {
     // MARK: Progress (1.11)
 
     /// The current read's progress; NaN and zeros when idle or at a TLS marker.
-    public var readProgress: TransferProgress {
+    package var readProgress: TransferProgress {
         guard case .read(let item) = currentRead else { return TransferProgress() }
         var total = 0
         if case .length(let length) = item.kind {
@@ -410,7 +410,7 @@ public final class SocketEngine {
     }
 
     /// The current write's progress; NaN and zeros when idle or at a TLS marker.
-    public var writeProgress: TransferProgress {
+    package var writeProgress: TransferProgress {
         guard case .write(let item) = currentWrite else { return TransferProgress() }
         return TransferProgress(
             tag: item.tag, bytesDone: item.bytesDone, total: item.data.count,
@@ -420,27 +420,27 @@ public final class SocketEngine {
     // MARK: Timeouts (2.10)
 
     /// What to ask the delegate when the current read's timer fires.
-    public var readTimeoutQuery: TimeoutQuery? {
+    package var readTimeoutQuery: TimeoutQuery? {
         guard case .read(let item) = currentRead else { return nil }
         return TimeoutQuery(tag: item.tag, elapsed: item.timeout, bytesDone: item.bytesDone)
     }
 
     /// What to ask the delegate when the current write's timer fires.
-    public var writeTimeoutQuery: TimeoutQuery? {
+    package var writeTimeoutQuery: TimeoutQuery? {
         guard case .write(let item) = currentWrite else { return nil }
         return TimeoutQuery(tag: item.tag, elapsed: item.timeout, bytesDone: item.bytesDone)
     }
 
     /// Applies the delegate's answer: a positive extension is added to the stored timeout and
     /// returned (re-arm a timer of exactly that length); otherwise `nil` (the read times out).
-    public func extendReadTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
+    package func extendReadTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
         guard extensionSeconds > 0, case .read(let item) = currentRead else { return nil }
         item.timeout += extensionSeconds
         return extensionSeconds
     }
 
     /// The write-side counterpart of ``extendReadTimeout(by:)``.
-    public func extendWriteTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
+    package func extendWriteTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
         guard extensionSeconds > 0, case .write(let item) = currentWrite else { return nil }
         item.timeout += extensionSeconds
         return extensionSeconds
@@ -450,7 +450,7 @@ public final class SocketEngine {
 
     /// Both sides reached the current marker: retires nothing yet, hands over the marker's settings
     /// and the bytes read ahead (they are the first ciphertext of the handshake).
-    public func beginTLS() -> (settings: Any, prebuffered: Data)? {
+    package func beginTLS() -> (settings: Any, prebuffered: Data)? {
         guard case .tls(let marker) = currentRead, case .tls(let other) = currentWrite, marker === other else {
             return nil
         }
@@ -458,7 +458,7 @@ public final class SocketEngine {
     }
 
     /// The handshake finished: both markers retire.
-    public func completeTLS() {
+    package func completeTLS() {
         if case .tls = currentRead {
             currentRead = nil
         }
@@ -471,7 +471,7 @@ public final class SocketEngine {
 
     /// Starts an error close: the current read's bytes go in front of the prebuffer and both queues
     /// are emptied, so ``unreadData`` holds everything received and not delivered.
-    public func prepareErrorClose() {
+    package func prepareErrorClose() {
         if case .read(let item) = currentRead {
             item.takePartialBytes(into: &prebuffer)
         }
@@ -484,23 +484,23 @@ public final class SocketEngine {
     }
 
     /// Room to read more unread bytes from the transport into (appended after the prebuffer).
-    public func unreadSpace() -> UnsafeMutableRawBufferPointer {
+    package func unreadSpace() -> UnsafeMutableRawBufferPointer {
         prebuffer.writableSpace(minimum: 256)
     }
 
     /// Records `count` bytes read into ``unreadSpace()``.
-    public func unreadDidRead(_ count: Int) {
+    package func unreadDidRead(_ count: Int) {
         prebuffer.didWrite(count)
     }
 
     /// Everything received and not delivered: the current read's bytes, then the prebuffer (after
     /// ``prepareErrorClose()``), then what was read with ``unreadSpace()``.
-    public var unreadData: Data {
+    package var unreadData: Data {
         prebuffer.copyData()
     }
 
     /// Drops the queues, the current items, the prebuffer and the after-flags; keeps the configuration.
-    public func reset() {
+    package func reset() {
         readQueue.removeAll()
         writeQueue.removeAll()
         gathered.removeAll()

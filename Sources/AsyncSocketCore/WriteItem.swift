@@ -1,42 +1,42 @@
 import Foundation
 
 /// A queued write: the caller's data (kept, never copied), progress, timeout and tag.
-public final class WriteItem {
-    public let data: Data
-    public let tag: Int
+package final class WriteItem {
+    package let data: Data
+    package let tag: Int
     /// The timeout as granted so far: the original one plus every extension.
-    public var timeout: TimeInterval
-    public var bytesDone = 0
+    package var timeout: TimeInterval
+    package var bytesDone = 0
 
-    public init(data: Data, timeout: TimeInterval, tag: Int) {
+    package init(data: Data, timeout: TimeInterval, tag: Int) {
         self.data = data
         self.timeout = timeout
         self.tag = tag
     }
 
-    public var isComplete: Bool { bytesDone == data.count }
+    package var isComplete: Bool { bytesDone == data.count }
 }
 
 /// A `startTLS` request: one marker sits in both queues; TLS starts once both sides reach it.
-public final class TLSMarker {
+package final class TLSMarker {
     /// What the face passed to `startTLS` (its settings type), opaque to the engine.
-    public let settings: Any
-    public var readSideReached = false
-    public var writeSideReached = false
+    package let settings: Any
+    package var readSideReached = false
+    package var writeSideReached = false
 
-    public init(settings: Any) {
+    package init(settings: Any) {
         self.settings = settings
     }
 }
 
 /// An entry of the read queue.
-public enum QueuedRead {
+package enum QueuedRead {
     case read(ReadItem)
     case tls(TLSMarker)
 }
 
 /// An entry of the write queue.
-public enum QueuedWrite {
+package enum QueuedWrite {
     case write(WriteItem)
     case tls(TLSMarker)
 }

@@ -10,13 +10,13 @@ import Foundation
 ///
 /// Queued passes and timers hold the harness `unowned` (it owns both), so a harness left with work
 /// pending is freed all the same and LeakSanitizer (under the fuzz targets) sees only real leaks.
-public final class EngineHarness {
-    public enum Flavor {
+package final class EngineHarness {
+    package enum Flavor {
         case legacy
         case queue
     }
 
-    public enum Event: Equatable, CustomStringConvertible {
+    package enum Event: Equatable, CustomStringConvertible {
         case partialRead(Int, tag: Int)
         case read([UInt8], tag: Int)
         case partialWrite(Int, tag: Int)
@@ -28,7 +28,7 @@ public final class EngineHarness {
         case closed(CloseReason)
         case disconnected
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .partialRead(let n, let tag): return "partialRead(\(n), tag: \(tag))"
             case .read(let bytes, let tag):
@@ -47,25 +47,25 @@ public final class EngineHarness {
         }
     }
 
-    public enum CloseReason: Equatable {
+    package enum CloseReason: Equatable {
         case failure(TransportFailure)
         case readTimeout
         case writeTimeout
     }
 
-    public let engine: SocketEngine
-    public let transport = ScriptedTransport()
-    public let clock = VirtualClock()
-    public let flavor: Flavor
-    public private(set) var events: [Event] = []
+    package let engine: SocketEngine
+    package let transport = ScriptedTransport()
+    package let clock = VirtualClock()
+    package let flavor: Flavor
+    package private(set) var events: [Event] = []
     /// What `unreadData` returned inside the error close (legacy), or what the close discarded (queue).
-    public private(set) var unreadAtClose: [UInt8]?
-    public private(set) var isClosed = false
+    package private(set) var unreadAtClose: [UInt8]?
+    package private(set) var isClosed = false
     /// The answers the "delegate" gives to read/write timeout questions, in order (none: time out).
-    public var readTimeoutAnswers: [TimeInterval] = []
-    public var writeTimeoutAnswers: [TimeInterval] = []
+    package var readTimeoutAnswers: [TimeInterval] = []
+    package var writeTimeoutAnswers: [TimeInterval] = []
     /// Whether the delegate queues another read from inside each read completion.
-    public var onRead: ((EngineHarness, Int) -> Void)?
+    package var onRead: ((EngineHarness, Int) -> Void)?
 
     private var passQueue: [() -> Void] = []
     private var readDequeueScheduled = false
@@ -77,7 +77,7 @@ public final class EngineHarness {
     private var readTimer: Int?
     private var writeTimer: Int?
 
-    public init(flavor: Flavor = .legacy, prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
+    package init(flavor: Flavor = .legacy, prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
         self.flavor = flavor
         engine = SocketEngine(configuration: .init(prebuffering: prebuffering, readChunk: readChunk))
     }
@@ -86,7 +86,7 @@ public final class EngineHarness {
 
     /// Queues a read; returns the reason it was ignored, or `nil`.
     @discardableResult
-    public func read(
+    package func read(
         _ kind: ReadKind, buffer: NSMutableData? = nil, offset: Int = 0, timeout: TimeInterval = -1, tag: Int = 0
     ) -> String? {
         let rejection = engine.enqueueRead(
@@ -98,7 +98,7 @@ public final class EngineHarness {
     }
 
     @discardableResult
-    public func write(_ bytes: [UInt8], timeout: TimeInterval = -1, tag: Int = 0) -> String? {
+    package func write(_ bytes: [UInt8], timeout: TimeInterval = -1, tag: Int = 0) -> String? {
         let rejection = engine.enqueueWrite(Data(bytes), timeout: timeout, tag: tag)
         if rejection == nil {
             scheduleWriteDequeue()
@@ -106,19 +106,19 @@ public final class EngineHarness {
         return rejection
     }
 
-    public func startTLS() {
+    package func startTLS() {
         engine.enqueueTLS(settings: "tls")
         scheduleReadDequeue()
         scheduleWriteDequeue()
     }
 
-    public func disconnectAfter(reading: Bool, writing: Bool) {
+    package func disconnectAfter(reading: Bool, writing: Bool) {
         if engine.disconnectAfter(reading: reading, writing: writing) {
             passQueue.append { [unowned self] in disconnect() }
         }
     }
 
-    public func disconnect() {
+    package func disconnect() {
         guard !isClosed else { return }
         cancelTimers()
         engine.reset()
@@ -129,29 +129,29 @@ public final class EngineHarness {
     // MARK: What the world does
 
     /// Bytes arrive from the peer; a waiting read is serviced at once (a readiness event).
-    public func feed(_ bytes: [UInt8]) {
+    package func feed(_ bytes: [UInt8]) {
         transport.feed(bytes)
         readableEvent()
     }
 
-    public func feed(_ text: String) {
+    package func feed(_ text: String) {
         feed(Array(text.utf8))
     }
 
     /// The peer closes its side.
-    public func peerCloses() {
+    package func peerCloses() {
         transport.ended = true
         readableEvent()
     }
 
     /// The transport reports an error (an errno) on the next read.
-    public func transportFails(_ code: Int32) {
+    package func transportFails(_ code: Int32) {
         transport.failure = code
         readableEvent()
     }
 
     /// The peer reads: the transport takes `count` more bytes.
-    public func peerDrains(_ count: Int) {
+    package func peerDrains(_ count: Int) {
         transport.sendCapacity = transport.sendCapacity == .max ? .max : transport.sendCapacity + count
         writableHint = true
         if waitingForWritable && !isClosed {
@@ -160,7 +160,7 @@ public final class EngineHarness {
     }
 
     /// Runs queued passes until none is left (each pass runs what was queued before it began).
-    public func runPasses(limit: Int = 10_000) {
+    package func runPasses(limit: Int = 10_000) {
         var count = 0
         while !passQueue.isEmpty && count < limit {
             let pass = passQueue
@@ -173,7 +173,7 @@ public final class EngineHarness {
     }
 
     /// Runs one pass: what was queued before it began.
-    public func runOnePass() {
+    package func runOnePass() {
         let pass = passQueue
         passQueue.removeAll()
         for item in pass {
@@ -182,11 +182,11 @@ public final class EngineHarness {
     }
 
     /// Clears the recorded events (to look at what comes next).
-    public func clearEvents() {
+    package func clearEvents() {
         events.removeAll()
     }
 
-    public func advance(by seconds: TimeInterval) {
+    package func advance(by seconds: TimeInterval) {
         clock.advance(by: seconds)
         runPasses()
     }
@@ -340,7 +340,7 @@ public final class EngineHarness {
     }
 
     /// The handshake (played by the test) finished.
-    public func finishHandshake() {
+    package func finishHandshake() {
         engine.completeTLS()
         events.append(.secured)
         scheduleReadDequeue()

@@ -3,13 +3,13 @@ import Foundation
 
 /// A read to queue: its kind, and optionally a caller buffer with its original bytes and the offset
 /// the read's bytes go to.
-public struct PlannedRead {
-    public let kind: ReadKind
-    public let buffer: NSMutableData?
-    public let bufferOriginal: [UInt8]
-    public let offset: Int
+package struct PlannedRead {
+    package let kind: ReadKind
+    package let buffer: NSMutableData?
+    package let bufferOriginal: [UInt8]
+    package let offset: Int
 
-    public init(kind: ReadKind, bufferOriginal: [UInt8]? = nil, offset: Int = 0) {
+    package init(kind: ReadKind, bufferOriginal: [UInt8]? = nil, offset: Int = 0) {
         self.kind = kind
         buffer = bufferOriginal.map { NSMutableData(bytes: $0, length: $0.count) }
         self.bufferOriginal = bufferOriginal ?? []
@@ -18,7 +18,7 @@ public struct PlannedRead {
 
     /// What is wrong with the caller buffer after the read completed with `data`, or `nil`: it must
     /// hold its original bytes with `data` written at the offset (lengthened only as far as needed).
-    public func bufferProblem(completedWith data: [UInt8], tag: Int) -> String? {
+    package func bufferProblem(completedWith data: [UInt8], tag: Int) -> String? {
         guard let buffer else { return nil }
         var expected = bufferOriginal
         let end = offset + data.count

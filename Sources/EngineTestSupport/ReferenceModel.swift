@@ -3,44 +3,44 @@ import AsyncSocketCore
 /// The read side of a socket as a specification: reads consume the input strictly in order, one at a
 /// time, each with what has arrived so far. Independent of chunking, read-ahead and scheduling, so a
 /// driven `SocketEngine` must give exactly these results.
-public struct ReferenceModel {
+package struct ReferenceModel {
     /// Every read queued so far; the first `completed.count` are done.
-    public private(set) var reads: [ReadKind] = []
+    package private(set) var reads: [ReadKind] = []
     /// Every byte the peer sent, in order.
-    public private(set) var fed: [UInt8] = []
+    package private(set) var fed: [UInt8] = []
     /// Bytes taken by completed reads (and by a TLS handshake, see ``takeAhead(_:)``).
-    public private(set) var consumed = 0
-    public private(set) var completed: [[UInt8]] = []
-    public private(set) var closeReason: TransportFailure?
+    package private(set) var consumed = 0
+    package private(set) var completed: [[UInt8]] = []
+    package private(set) var closeReason: TransportFailure?
     /// Bytes the failed read had taken when the socket closed.
-    public private(set) var failedReadBytes = 0
+    package private(set) var failedReadBytes = 0
     /// How the input ended (the peer's end of stream or a transport error), once it has.
-    public private(set) var inputEnd: TransportFailure?
+    package private(set) var inputEnd: TransportFailure?
 
-    public init() {}
+    package init() {}
 
     /// Bytes that arrived and no read has taken yet.
-    public var available: Int { fed.count - consumed }
+    package var available: Int { fed.count - consumed }
 
     /// Whether a queued read is still waiting for bytes.
-    public var hasPendingRead: Bool { completed.count < reads.count }
+    package var hasPendingRead: Bool { completed.count < reads.count }
 
-    public mutating func queue(_ kind: ReadKind) {
+    package mutating func queue(_ kind: ReadKind) {
         reads.append(kind)
     }
 
-    public mutating func feed(_ bytes: [UInt8]) {
+    package mutating func feed(_ bytes: [UInt8]) {
         fed.append(contentsOf: bytes)
     }
 
     /// The input ends after the bytes fed so far: a read that cannot finish then fails with `end`.
-    public mutating func endInput(_ end: TransportFailure) {
+    package mutating func endInput(_ end: TransportFailure) {
         inputEnd = end
     }
 
     /// Takes `bytes` off the front of the unread input (a TLS handshake took what was read ahead);
     /// returns whether they are the next bytes of the input.
-    public mutating func takeAhead(_ bytes: [UInt8]) -> Bool {
+    package mutating func takeAhead(_ bytes: [UInt8]) -> Bool {
         guard bytes.count <= available, fed[consumed..<consumed + bytes.count].elementsEqual(bytes) else {
             return false
         }
@@ -49,7 +49,7 @@ public struct ReferenceModel {
     }
 
     /// Finishes every read the input allows, then fails the next one if the input has ended.
-    public mutating func advance() {
+    package mutating func advance() {
         while closeReason == nil && hasPendingRead {
             switch reads[completed.count] {
             case .available(let maxLength):

@@ -3,33 +3,33 @@ import Foundation
 
 /// A transport played from a script: bytes the test feeds wait "in the kernel" until read; writes
 /// are accepted up to a send capacity the test controls. Every call is counted.
-public final class ScriptedTransport: ByteTransport {
+package final class ScriptedTransport: ByteTransport {
     /// Bytes fed and not yet read.
-    public private(set) var pending: [UInt8] = []
+    package private(set) var pending: [UInt8] = []
     private var pendingStart = 0
     /// After the pending bytes, reads report the end of the stream.
-    public var ended = false
+    package var ended = false
     /// A read error to report (an errno), once the pending bytes are gone.
-    public var failure: Int32?
+    package var failure: Int32?
     /// Bytes a write may still take before it would block.
-    public var sendCapacity = Int.max
+    package var sendCapacity = Int.max
     /// Everything written, in order.
-    public private(set) var written: [UInt8] = []
-    public private(set) var readCalls = 0
-    public private(set) var writeCalls = 0
+    package private(set) var written: [UInt8] = []
+    package private(set) var readCalls = 0
+    package private(set) var writeCalls = 0
 
-    public init() {}
+    package init() {}
 
-    public var remaining: ArraySlice<UInt8> { pending[pendingStart...] }
+    package var remaining: ArraySlice<UInt8> { pending[pendingStart...] }
 
     /// Whether a level-triggered poll would report the transport readable.
-    public var isReadable: Bool { pendingStart < pending.count || ended || failure != nil }
+    package var isReadable: Bool { pendingStart < pending.count || ended || failure != nil }
 
-    public func feed(_ bytes: [UInt8]) {
+    package func feed(_ bytes: [UInt8]) {
         pending.append(contentsOf: bytes)
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
         readCalls += 1
         let available = pending.count - pendingStart
         if available == 0 {
@@ -48,7 +48,7 @@ public final class ScriptedTransport: ByteTransport {
         return .bytes(count)
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
+    package func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
         writeCalls += 1
         guard sendCapacity > 0 else { return .wouldBlock }
         let count = min(bytes.count, sendCapacity)

@@ -6,7 +6,7 @@ import Foundation
 // which run on an EngineHarness (a SocketEngine driven the way the sockets drive it, over a scripted
 // transport and a virtual clock) and on an EngineFuzzModel side by side. After every operation both
 // rest, and what the harness reported in between must be what the model allows.
-public struct EngineFuzzCase {
+package struct EngineFuzzCase {
     let flavor: EngineHarness.Flavor
     let prebuffering: Bool
     let readChunk: Int
@@ -16,7 +16,7 @@ public struct EngineFuzzCase {
     static let maximumOperations = 256
 
     /// Decodes a case from fuzz input.
-    public init(_ data: UnsafeRawBufferPointer) {
+    package init(_ data: UnsafeRawBufferPointer) {
         var input = FuzzInput(data)
         flavor = input.bool() ? .queue : .legacy
         prebuffering = input.int(in: 0...3) != 0
@@ -29,7 +29,7 @@ public struct EngineFuzzCase {
     }
 
     /// Runs the case; returns a description of the first disagreement with the model, or `nil`.
-    public func run() -> String? {
+    package func run() -> String? {
         var run = EngineFuzzRun(
             harness: EngineHarness(flavor: flavor, prebuffering: prebuffering, readChunk: readChunk))
         for (index, operation) in operations.enumerated() {

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Times are multiples of 1/4 s, read timeouts 1/16 s past such a multiple and write timeouts
 /// 1/8 s past one, so a read and a write deadline never coincide (their order is never a tie).
-public enum EngineFuzzOperation: CustomStringConvertible {
+package enum EngineFuzzOperation: CustomStringConvertible {
     case read(PlannedRead, timeout: TimeInterval?)
     case write([UInt8], timeout: TimeInterval?)
     case startTLS
@@ -87,7 +87,7 @@ public enum EngineFuzzOperation: CustomStringConvertible {
         return steps < 16 ? nil : Double(steps - 16) / 4 + offset
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .read(let read, let timeout):
             let buffer = read.buffer.map { "buffer \($0.length)@\(read.offset) " } ?? ""

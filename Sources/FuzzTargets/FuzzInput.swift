@@ -1,35 +1,35 @@
 /// Fuzz input read front to back as small decisions. Past the end every read gives 0, so any input,
 /// even an empty one, decodes to something.
-public struct FuzzInput {
+package struct FuzzInput {
     private let bytes: [UInt8]
     private var position = 0
 
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    public init(_ buffer: UnsafeRawBufferPointer) {
+    package init(_ buffer: UnsafeRawBufferPointer) {
         self.init(Array(buffer))
     }
 
     /// Whether every byte has been read.
-    public var isAtEnd: Bool { position >= bytes.count }
+    package var isAtEnd: Bool { position >= bytes.count }
 
     /// The next byte (0 past the end).
-    public mutating func byte() -> UInt8 {
+    package mutating func byte() -> UInt8 {
         guard position < bytes.count else { return 0 }
         defer { position += 1 }
         return bytes[position]
     }
 
     /// Every byte not read yet.
-    public mutating func rest() -> [UInt8] {
+    package mutating func rest() -> [UInt8] {
         defer { position = bytes.count }
         return position < bytes.count ? Array(bytes[position...]) : []
     }
 
     /// A number in `range`, from one byte (two when the range is wider than 256 values).
-    public mutating func int(in range: ClosedRange<Int>) -> Int {
+    package mutating func int(in range: ClosedRange<Int>) -> Int {
         let width = range.upperBound - range.lowerBound + 1
         var raw = Int(byte())
         if width > 256 {
@@ -38,22 +38,22 @@ public struct FuzzInput {
         return range.lowerBound + raw % width
     }
 
-    public mutating func bool() -> Bool {
+    package mutating func bool() -> Bool {
         byte() & 1 == 1
     }
 
     /// One of `choices`.
-    public mutating func pick<T>(_ choices: [T]) -> T {
+    package mutating func pick<T>(_ choices: [T]) -> T {
         choices[int(in: 0...choices.count - 1)]
     }
 
     /// `count` bytes, each mapped into `alphabet` (a small alphabet makes separators likely).
-    public mutating func bytes(_ count: Int, from alphabet: [UInt8]) -> [UInt8] {
+    package mutating func bytes(_ count: Int, from alphabet: [UInt8]) -> [UInt8] {
         (0..<count).map { _ in alphabet[Int(byte()) % alphabet.count] }
     }
 
     /// A string of up to `maxLength` characters from `alphabet`.
-    public mutating func string(maxLength: Int, from alphabet: [Character]) -> String {
+    package mutating func string(maxLength: Int, from alphabet: [Character]) -> String {
         String((0..<int(in: 0...maxLength)).map { _ in alphabet[Int(byte()) % alphabet.count] })
     }
 }

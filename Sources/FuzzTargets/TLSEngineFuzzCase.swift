@@ -5,12 +5,12 @@ import Foundation
 // is fed the rest of the input as ciphertext in pieces, and asked to handshake, read and write
 // after each. Garbage must make it wait for more or fail with a TLSError — never finish a handshake,
 // hand out plaintext, or crash.
-public struct TLSEngineFuzzCase {
+package struct TLSEngineFuzzCase {
     let settings: TLSSettings
     let ciphertext: [UInt8]
 
     /// Decodes a case from fuzz input.
-    public init(_ data: UnsafeRawBufferPointer) {
+    package init(_ data: UnsafeRawBufferPointer) {
         var input = FuzzInput(data)
         // Six settings in all, so the engines share the few SSL contexts TLSContextCache keeps.
         let variant = input.int(in: 0...2)
@@ -32,7 +32,7 @@ public struct TLSEngineFuzzCase {
     }
 
     /// Runs the case; returns a description of what went wrong, or `nil`.
-    public func run() -> String? {
+    package func run() -> String? {
         let engine: TLSEngine
         do {
             engine = try TLSEngine(settings: settings, connectHost: "localhost", logger: nil)

@@ -8,7 +8,7 @@ import Foundation
 // same way every time. Accepted settings then go to a `TLSEngine`, which must be built or refuse
 // them with a TLSError; a built engine is fed the rest of the input as garbage ciphertext (see
 // TLSEngineFuzzCase).
-public struct TLSSettingsFuzzCase {
+package struct TLSSettingsFuzzCase {
     /// Everything a case decoded: the dictionary, and the rest of the input (the "ciphertext").
     let dictionary: [String: Any]
     let ciphertext: [UInt8]
@@ -21,7 +21,7 @@ public struct TLSSettingsFuzzCase {
     ]
 
     /// Decodes a case from fuzz input.
-    public init(_ data: UnsafeRawBufferPointer) {
+    package init(_ data: UnsafeRawBufferPointer) {
         var input = FuzzInput(data)
         var dictionary: [String: Any] = [:]
         for _ in 0..<input.int(in: 0...6) {
@@ -32,7 +32,7 @@ public struct TLSSettingsFuzzCase {
     }
 
     /// Runs the case; returns a description of what went wrong, or `nil`.
-    public func run() -> String? {
+    package func run() -> String? {
         let first = Result { () throws(TLSSettingsError) in try TLSSettings(legacyDictionary: dictionary) }
         let second = Result { () throws(TLSSettingsError) in try TLSSettings(legacyDictionary: dictionary) }
         guard first == second else {

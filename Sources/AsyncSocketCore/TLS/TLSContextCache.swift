@@ -7,12 +7,11 @@ import Foundation
 // verification policy, the host name, SNI — lives on the SSL). A few recent settings are kept.
 enum TLSContextCache {
     private static let capacity = 8
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var entries: [(settings: TLSSettings, context: OpaquePointer)] = []
+    private static let entries = Lock<[(settings: TLSSettings, context: OpaquePointer)]>([])
 
     /// A context for `settings`, with a reference the caller must release (SSL_CTX_free).
     static func context(for settings: TLSSettings) throws(TLSError) -> OpaquePointer {
-        if let cached = lock.withLock({ () -> OpaquePointer? in
+        if let cached = entries.withLock({ entries -> OpaquePointer? in
             guard let index = entries.firstIndex(where: { $0.settings == settings }) else { return nil }
             let entry = entries.remove(at: index)
             entries.append(entry)
@@ -23,7 +22,7 @@ enum TLSContextCache {
         }
         let context = try TLSContextFactory.makeContext(settings: settings)
         SSL_CTX_up_ref(context)
-        let evicted = lock.withLock { () -> OpaquePointer? in
+        let evicted = entries.withLock { entries -> OpaquePointer? in
             entries.append((settings, context))
             return entries.count > capacity ? entries.removeFirst().context : nil
         }

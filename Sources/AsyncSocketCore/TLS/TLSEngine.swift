@@ -15,7 +15,7 @@ import Logging
 // accepted.
 
 /// An I/O-free TLS session (OpenSSL 3). Not thread-safe: use it from one thread or queue at a time.
-public final class TLSEngine {
+package final class TLSEngine {
     private enum Phase {
         case handshaking
         case awaitingTrust
@@ -29,7 +29,7 @@ public final class TLSEngine {
     private let ssl: OpaquePointer
     /// The OpenSSL `SSL*` of this engine, for callers that need OpenSSL calls of their own (the
     /// `sslContext` escape hatch); valid as long as the engine lives.
-    public var sslHandle: OpaquePointer { ssl }
+    package var sslHandle: OpaquePointer { ssl }
     /// Ciphertext from the network, read by OpenSSL (owned by `ssl`).
     private let networkInput: OpaquePointer
     /// Ciphertext for the network, written by OpenSSL (owned by `ssl`).
@@ -41,13 +41,13 @@ public final class TLSEngine {
     private var sentCloseNotify = false
 
     /// Whether the handshake has finished (with manual trust: and the chain was accepted).
-    public private(set) var isHandshakeComplete = false
+    package private(set) var isHandshakeComplete = false
 
     /// A session for `settings`. `connectHost` is the host string the socket connected to, which a
     /// client checks the server's certificate against under ``TLSSettings/PeerName/automatic``.
     /// Each opt-out in `settings` logs one warning through `logger`. Throws ``TLSError/Code/badConfiguration``
     /// for settings that cannot be used (an unreadable identity or trust root, a bad cipher string…).
-    public init(settings: TLSSettings, connectHost: String?, logger: Logger?) throws(TLSError) {
+    package init(settings: TLSSettings, connectHost: String?, logger: Logger?) throws(TLSError) {
         ERR_clear_error()
         self.settings = settings
         verification = try TLSPeerVerification(settings: settings, connectHost: connectHost, logger: logger)
@@ -122,7 +122,7 @@ public final class TLSEngine {
     // MARK: Ciphertext
 
     /// Hands the engine bytes that arrived from the network.
-    public func feedCiphertext(_ bytes: UnsafeRawBufferPointer) {
+    package func feedCiphertext(_ bytes: UnsafeRawBufferPointer) {
         guard var cursor = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
@@ -135,17 +135,17 @@ public final class TLSEngine {
 
     /// Hands the engine bytes that arrived from the network (bytes read past the end of the plaintext
     /// phase, for instance).
-    public func feedCiphertext(_ data: Data) {
+    package func feedCiphertext(_ data: Data) {
         data.withUnsafeBytes { feedCiphertext($0) }
     }
 
     /// The number of ciphertext bytes waiting to be sent to the network.
-    public var pendingCiphertext: Int {
+    package var pendingCiphertext: Int {
         Int(BIO_ctrl_pending(networkOutput))
     }
 
     /// Moves up to `buffer.count` bytes of pending ciphertext into `buffer`; returns how many.
-    public func takeCiphertext(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package func takeCiphertext(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
         let count = BIO_read(networkOutput, base, Int32(clamping: buffer.count))
         return max(0, Int(count))
@@ -153,7 +153,7 @@ public final class TLSEngine {
 
     /// The network reported the end of the peer's data: a handshake still waiting for bytes fails
     /// with ``TLSError/Code/closedAbort``, and so does a read that needs more than is buffered.
-    public func peerClosed() {
+    package func peerClosed() {
         peerHasClosed = true
         ask_tls_mem_bio_set_eof(networkInput)
     }
@@ -164,7 +164,7 @@ public final class TLSEngine {
     /// ``pendingCiphertext`` to the peer. With manual trust, `.trustDecisionNeeded` comes once, right
     /// after the server's certificate; until ``resolveTrust(accepted:)`` the handshake waits and this
     /// returns `.needsMoreCiphertext`.
-    public func handshake() -> HandshakeStatus {
+    package func handshake() -> HandshakeStatus {
         switch phase {
         case .established: return .complete
         case .failed(let error): return .failed(error)
@@ -196,7 +196,7 @@ public final class TLSEngine {
     /// Answers `.trustDecisionNeeded`. Accepting lets the next ``handshake()`` go on; rejecting queues
     /// a bad_certificate alert as ciphertext and makes the handshake fail with
     /// ``TLSError/Code/peerBadCertificate``.
-    public func resolveTrust(accepted: Bool) {
+    package func resolveTrust(accepted: Bool) {
         guard case .awaitingTrust = phase else { return }
         policy.pointee.trust_state = accepted ? ASK_TLS_TRUST_ACCEPTED : ASK_TLS_TRUST_REJECTED
         phase = .handshaking
@@ -222,7 +222,7 @@ public final class TLSEngine {
 
     /// Decrypts into `buffer` what the fed ciphertext holds. Post-handshake messages (TLS 1.3 session
     /// tickets, key updates) are consumed on the way; a key update may leave ciphertext to send.
-    public func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) -> TLSReadResult {
+    package func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) -> TLSReadResult {
         switch phase {
         case .failed(let error): return .failed(error)
         case .handshaking, .awaitingTrust: return .needsMoreCiphertext
@@ -263,7 +263,7 @@ public final class TLSEngine {
 
     /// Encrypts `bytes` into ``pendingCiphertext``; a memory BIO never pushes back, so everything is
     /// accepted once the handshake is complete.
-    public func writePlaintext(_ bytes: UnsafeRawBufferPointer) -> TLSWriteResult {
+    package func writePlaintext(_ bytes: UnsafeRawBufferPointer) -> TLSWriteResult {
         switch phase {
         case .failed(let error): return .failed(error)
         case .handshaking, .awaitingTrust: return .bytes(0)
@@ -288,7 +288,7 @@ public final class TLSEngine {
 
     /// Queues close_notify as ciphertext, once. Before the handshake has completed there is nothing
     /// to close: send nothing and close the connection.
-    public func close() {
+    package func close() {
         guard case .established = phase, !sentCloseNotify else { return }
         sentCloseNotify = true
         ERR_clear_error()
@@ -299,7 +299,7 @@ public final class TLSEngine {
     // MARK: Session facts
 
     /// The ALPN protocol both sides agreed on.
-    public var negotiatedALPN: String? {
+    package var negotiatedALPN: String? {
         var data: UnsafePointer<UInt8>?
         var length: UInt32 = 0
         SSL_get0_alpn_selected(ssl, &data, &length)
@@ -308,20 +308,20 @@ public final class TLSEngine {
     }
 
     /// The protocol version of the established session, such as "TLSv1.3".
-    public var negotiatedVersion: String? {
+    package var negotiatedVersion: String? {
         guard isHandshakeComplete else { return nil }
         return String(cString: SSL_get_version(ssl))
     }
 
     /// The certificates the peer presented, once it has presented them.
-    public var peerCertificateChain: CertificateChain? {
+    package var peerCertificateChain: CertificateChain? {
         guard ask_tls_peer_chain_count(ssl) > 0 else { return nil }
         return CertificateChain(peerOf: ssl, verifyResult: policy.pointee.first_error)
     }
 
     /// Whether decrypted plaintext is buffered inside the engine, so that a read returns bytes
     /// without more ciphertext.
-    public var hasBufferedPlaintext: Bool {
+    package var hasBufferedPlaintext: Bool {
         SSL_pending(ssl) > 0
     }
 

@@ -1,5 +1,5 @@
 /// What a step of the handshake led to (``TLSEngine/handshake()``).
-public enum HandshakeStatus: Equatable, Sendable {
+package enum HandshakeStatus: Equatable, Sendable {
     /// Send ``TLSEngine/pendingCiphertext`` to the peer, then feed what it answers and call again.
     case needsMoreCiphertext
     /// The session is established; plaintext may flow.
@@ -12,7 +12,7 @@ public enum HandshakeStatus: Equatable, Sendable {
 }
 
 /// What ``TLSEngine/readPlaintext(into:)`` produced.
-public enum TLSReadResult: Equatable, Sendable {
+package enum TLSReadResult: Equatable, Sendable {
     /// This many plaintext bytes were decrypted into the buffer.
     case bytes(Int)
     /// No whole record is buffered: feed more ciphertext (post-handshake messages such as TLS 1.3
@@ -25,7 +25,7 @@ public enum TLSReadResult: Equatable, Sendable {
 }
 
 /// What ``TLSEngine/writePlaintext(_:)`` did.
-public enum TLSWriteResult: Equatable, Sendable {
+package enum TLSWriteResult: Equatable, Sendable {
     /// This many plaintext bytes were accepted and encrypted into ``TLSEngine/pendingCiphertext``
     /// (0 before the handshake has completed).
     case bytes(Int)

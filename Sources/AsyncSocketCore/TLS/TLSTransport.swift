@@ -14,18 +14,18 @@ import Foundation
 /// ``write(_:)`` as with any transport. `.failed` results from this transport carry either the
 /// lower transport's errno (positive) or the failed ``TLSError``'s code (negative, see
 /// ``lastError``).
-public final class TLSTransport: ByteTransport {
+package final class TLSTransport: ByteTransport {
     /// The TLS session.
-    public let engine: TLSEngine
+    package let engine: TLSEngine
     /// The transport the ciphertext travels over.
-    public let lower: any ByteTransport
+    package let lower: any ByteTransport
     /// The TLS failure behind the last `.failed` result (or the truncation behind an `.endOfStream`
     /// when the peer closed without close_notify).
-    public private(set) var lastError: TLSError?
+    package private(set) var lastError: TLSError?
     /// The errno of a lower-transport failure during the handshake.
-    public private(set) var lowerFailure: Int32?
+    package private(set) var lowerFailure: Int32?
     /// Whether the lower transport reported the end of the peer's data.
-    public private(set) var lowerEnded = false
+    package private(set) var lowerEnded = false
 
     /// Plaintext encrypted per ``write(_:)`` call, so ciphertext backs up by at most about this much.
     static let plaintextPerWrite = 64 * 1024
@@ -43,7 +43,7 @@ public final class TLSTransport: ByteTransport {
 
     /// TLS by `engine` over `lower`. Bytes already read from `lower` for the session (read ahead past
     /// the end of the plaintext phase) must be fed to the engine first.
-    public init(engine: TLSEngine, lower: any ByteTransport) {
+    package init(engine: TLSEngine, lower: any ByteTransport) {
         self.engine = engine
         self.lower = lower
         incoming = .allocate(byteCount: Self.incomingCapacity, alignment: 16)
@@ -57,7 +57,7 @@ public final class TLSTransport: ByteTransport {
 
     /// Whether ciphertext is waiting for the lower transport: watch for writability and call
     /// ``flush()``.
-    public var hasPendingCiphertext: Bool {
+    package var hasPendingCiphertext: Bool {
         outgoingStart < outgoingEnd || engine.pendingCiphertext > 0
     }
 
@@ -65,7 +65,7 @@ public final class TLSTransport: ByteTransport {
     /// that arrived with the end of the handshake, or the rest of what a read that filled its buffer
     /// left behind. A read that comes back short clears it. Run a read pass without waiting for
     /// readability while this is `true` and a read is waiting.
-    public var hasBufferedInput: Bool {
+    package var hasBufferedInput: Bool {
         inputMayRemain || engine.hasBufferedPlaintext
     }
 
@@ -74,7 +74,7 @@ public final class TLSTransport: ByteTransport {
     /// Moves handshake bytes both ways until the handshake needs bytes the lower transport does not
     /// have yet, finishes, fails, or waits for a trust decision. Any alert is sent before a failure
     /// is returned, as far as the lower transport takes it.
-    public func handshakeStep() -> HandshakeStatus {
+    package func handshakeStep() -> HandshakeStatus {
         while true {
             let status = engine.handshake()
             let flushed = flush()
@@ -119,7 +119,7 @@ public final class TLSTransport: ByteTransport {
     /// read means the lower transport had nothing more. close_notify (and a peer that closed after
     /// the handshake without one) is `.endOfStream`; a TLS failure is `.failed` with the error's
     /// negative code, the error itself in ``lastError``.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
         guard engine.isHandshakeComplete else {
             return lastError.map { .failed(Int32($0.code.rawValue)) } ?? .wouldBlock
         }
@@ -185,7 +185,7 @@ public final class TLSTransport: ByteTransport {
     /// `.wouldBlock` while earlier ciphertext is still waiting (or before the handshake has completed).
     /// Accepted bytes are committed even if part of their ciphertext has to wait: check
     /// ``hasPendingCiphertext`` after the last write.
-    public func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
+    package func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
         switch flush() {
         case .failed(let errno): return .failed(errno)
         case .wouldBlock: return .wouldBlock
@@ -216,7 +216,7 @@ public final class TLSTransport: ByteTransport {
     /// Sends pending ciphertext down: `.bytes` (the count sent now) when nothing is left, `.wouldBlock`
     /// when some still waits, `.failed` with the lower transport's errno.
     @discardableResult
-    public func flush() -> TransportWriteResult {
+    package func flush() -> TransportWriteResult {
         var total = 0
         while true {
             if outgoingStart == outgoingEnd {
@@ -241,7 +241,7 @@ public final class TLSTransport: ByteTransport {
 
     /// Queues close_notify (after a completed handshake) and sends what the lower transport takes.
     @discardableResult
-    public func sendCloseNotify() -> TransportWriteResult {
+    package func sendCloseNotify() -> TransportWriteResult {
         engine.close()
         return flush()
     }

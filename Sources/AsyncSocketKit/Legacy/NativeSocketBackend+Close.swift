@@ -20,6 +20,7 @@ extension NativeSocketBackend {
     func closeWithError(_ error: (any Error)?) {
         guard started, !closingWithError else { return }
         closingWithError = true
+        closingAtEnd = error == nil
         engine.prepareErrorClose()
         if let owner = callbackOwner {
             let generation = self.generation

@@ -52,6 +52,8 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var started = false
     var connected = false
     var closingWithError = false
+    /// The error close is the peer's clean end of stream (a nil error).
+    var closingAtEnd = false
     /// Whether this listener has warned that an accepted connection found no delegate.
     var warnedNoDelegate = false
     var isClosingWithError: Bool { closingWithError }
@@ -168,7 +170,9 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
 
     // MARK: Diagnostics (1.9)
 
-    var isConnected: Bool { connected && fd >= 0 }
+    /// Inside willDisconnect the original's streams still existed: "connected" unless the read stream
+    /// had reached its end (a clean close by the peer).
+    var isConnected: Bool { connected && fd >= 0 && !(closingWithError && closingAtEnd) }
 
     var connectedAddress: SocketAddress? {
         guard fd >= 0 else { return nil }

@@ -96,7 +96,7 @@ extension QueueCoreBackend {
         } catch {
             queue = nil
             loop = nil
-            throw AsyncSocketError(.socketError, message: "\(error)")
+            throw Self.legacyStartError(error)
         }
         connectByAddress = false
         start(on: loop!)
@@ -121,10 +121,17 @@ extension QueueCoreBackend {
             close(descriptor)
             queue = nil
             loop = nil
-            throw AsyncSocketError(.socketError, message: "\(error)")
+            throw Self.legacyStartError(error)
         }
         connectByAddress = true
         start(on: loop!)
+    }
+
+    /// A QueueSocket's synchronous connect failure in legacy terms: −1, with the error's own sentence
+    /// and the error underneath.
+    private static func legacyStartError(_ error: any Error) -> AsyncSocketError {
+        let underlying = error as NSError
+        return AsyncSocketError(.socketError, message: underlying.localizedDescription, underlying: underlying)
     }
 
     private func checkCanStart(_ verb: String) throws {
@@ -224,9 +231,11 @@ extension QueueCoreBackend {
             return
         }
         closing = record ?? LegacyErrorClose(unread: Data())
+        let reported = legacyError(error)
+        closingAtEnd = reported == nil
         let generation = epoch
         if let owner {
-            delegate?.onSocket(owner, willDisconnectWithError: legacyError(error))
+            delegate?.onSocket(owner, willDisconnectWithError: reported)
         }
         guard generation == epoch else { return }
         fullClose()

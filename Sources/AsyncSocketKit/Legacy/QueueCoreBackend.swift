@@ -30,6 +30,8 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// Set from an error close until the full close after willDisconnect: the unread bytes, and the
     /// descriptor and addresses the getters answer meanwhile (see LegacyErrorClose.swift).
     var closing: LegacyErrorClose?
+    /// The error close is the peer's clean end of stream (a nil legacy error).
+    var closingAtEnd = false
     /// Whether this listener has warned that an accepted connection found no delegate.
     var warnedNoDelegate = false
     var isClosingWithError: Bool { closing != nil }
@@ -115,7 +117,12 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
 
     // MARK: Diagnostics
 
-    var isConnected: Bool { connected && queue?.isConnected == true }
+    /// Inside willDisconnect the original's streams still existed: "connected" unless the read stream
+    /// had reached its end (a clean close by the peer).
+    var isConnected: Bool {
+        if closing != nil { return connected && !closingAtEnd }
+        return connected && queue?.isConnected == true
+    }
     var connectedAddress: SocketAddress? {
         if let closing { return closing.peer }
         return queue?.connectedAddress.flatMap { SocketAddress(data: $0) }

@@ -15,6 +15,12 @@ import Logging
 ///
 /// While started (connecting, connected or listening) a socket stays alive by itself, so no callback
 /// is lost; it lets go once it has disconnected.
+///
+/// Reads, writes and `startTLS` queued after a connect call returned wait for the
+/// connection: their timeouts start once connected, and they run after
+/// ``RunLoopSocketDelegate/onSocket(_:didConnectToHost:port:)`` (a read may complete in the same
+/// pass). A failed connect drops them without a callback for any of them. Queued before a connect or
+/// accept call, they are discarded by that call, as in the original.
 public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     /// What does the socket's I/O (chosen at creation; the legacy behavior is the same with both).
     public enum Engine: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
@@ -508,8 +514,11 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         return backend.isIPv6
     }
 
-    /// The descriptor: the connected socket, else the IPv4 listener, else the IPv6 listener; -1
-    /// without one. The stand-in for `getCFSocket`/`getCFReadStream`/`getCFWriteStream`.
+    /// The descriptor: the connected socket, else the one a connect by address is trying (already in
+    /// `onSocketWillConnect`), else the IPv4 listener, else the IPv6 listener; -1 without one (also
+    /// during a connect by name until the name is resolved). Inside
+    /// `onSocket(_:willDisconnectWithError:)` it is still the open socket. The stand-in for
+    /// `getCFSocket`/`getCFReadStream`/`getCFWriteStream`.
     public var socketFD: Int32 { backend.socketFD }
 
     /// The IPv4 descriptor (connected or listening), or -1.

@@ -24,7 +24,10 @@ import Foundation
 public protocol RunLoopSocketDelegate: AnyObject {
     /// `onSocket:willDisconnectWithError:` — the socket is closing because of an error, a timeout, a
     /// max-out, a failed connect, or a clean close by the peer (`error` is `nil` then). The socket is
-    /// still open here: ``RunLoopSocket/unreadData()`` answers only inside this call.
+    /// still open here: ``RunLoopSocket/unreadData()`` answers only inside this call, and
+    /// ``RunLoopSocket/socketFD``, the hosts, ports and addresses still answer (on both engines).
+    /// Reads, writes and `startTLS` called here are dropped (with a `.debug` log line), as the full
+    /// close that follows drops everything queued.
     func onSocket(_ sock: RunLoopSocket, willDisconnectWithError error: (any Error)?)
 
     /// `onSocketDidDisconnect:` — the last callback of every close of a started socket. A user

@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import CLibevent
 import Foundation
 import Logging
@@ -101,7 +102,7 @@ public final class HostResolver: @unchecked Sendable {
         }
         worker.loop.perform { [self] in
             guard let base else {
-                completion(.failure(SystemError.netDB(EVUTIL_EAI_FAIL, message: setupError ?? "no resolver")))
+                completion(.failure(SystemError.netDB(evutilCode: EVUTIL_EAI_FAIL, resolverSetupError: setupError)))
                 return
             }
             var hints = addrinfo()
@@ -144,8 +145,8 @@ private func lookupFinished(
         }
     }
     guard result == 0 else {
-        let message = String(cString: evutil_gai_strerror(result))
-        lookup.completion(.failure(SystemError.netDB(result, message: message)))
+        // evdns numbers its failures as libevent does; the error carries glibc's EAI_ value and text.
+        lookup.completion(.failure(SystemError.netDB(evutilCode: result)))
         return
     }
     var addresses: [SocketAddress] = []
@@ -162,7 +163,7 @@ private func lookupFinished(
     }
     if addresses.isEmpty {
         lookup.completion(
-            .failure(SystemError.netDB(EVUTIL_EAI_NONAME, message: "No address associated with hostname")))
+            .failure(SystemError.netDB(evutilCode: EVUTIL_EAI_NONAME, message: "The name has no IPv4 or IPv6 address")))
     } else {
         lookup.completion(.success(addresses))
     }

@@ -73,7 +73,8 @@ public struct NetworkInterface: Sendable, Equatable, CustomStringConvertible {
             let netmask = current.pointee.ifa_netmask.map { SocketAddress(pointer: $0, length: length).data }
             result.append(
                 NetworkInterface(
-                    name: name, index: if_nametoindex(current.pointee.ifa_name), family: family == AF_INET ? .ipv4 : .ipv6,
+                    name: name, index: if_nametoindex(current.pointee.ifa_name),
+                    family: family == AF_INET ? .ipv4 : .ipv6,
                     address: address.data, host: address.host ?? "", netmask: netmask,
                     flags: Flags(rawValue: current.pointee.ifa_flags)))
         }

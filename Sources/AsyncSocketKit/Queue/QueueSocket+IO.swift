@@ -469,14 +469,14 @@ extension QueueSocket: ByteTransport {
 
     // MARK: ByteTransport
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
         let (count, code) = SocketOps.receive(fd, buffer)
         if count > 0 { return .bytes(count) }
         if count == 0 { return buffer.isEmpty ? .bytes(0) : .endOfStream }
         return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
+    package func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
         let (count, code) = SocketOps.send(fd, bytes)
         if count >= 0 { return .bytes(count) }
         return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
@@ -496,19 +496,18 @@ final class TimerHandler: @unchecked Sendable {
     }
 }
 
-/// Runs `action` once `count` cancel handlers have run (the descriptor closes after the last).
-final class CancelCounter: @unchecked Sendable {
-    private var count: Int
-    private let action: () -> Void
-    private let lock = NSLock()
+/// Runs `action` once `count` holders are done (the descriptor closes after the last).
+final class CancelCounter: Sendable {
+    private let remaining: Lock<Int>
+    private let action: @Sendable () -> Void
 
-    init(count: Int, action: @escaping () -> Void) {
-        self.count = count
+    init(count: Int, action: @escaping @Sendable () -> Void) {
+        remaining = Lock(count)
         self.action = action
     }
 
     func done() {
-        let last = lock.withLock { () -> Bool in
+        let last = remaining.withLock { count -> Bool in
             count -= 1
             return count == 0
         }

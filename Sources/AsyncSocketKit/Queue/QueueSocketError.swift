@@ -3,9 +3,13 @@ import Foundation
 /// The errors of ``QueueSocket``, in domain `"GCDAsyncSocketErrorDomain"` with GCDAsyncSocket's 0–8
 /// numbering. Bridges to `NSError`. Errors that are not the socket's own keep their domain (POSIX,
 /// `"kCFStreamErrorDomainNetDB"`, `"kCFStreamErrorDomainSSL"`).
+///
+/// `localizedDescription` is ``message``, and so is the bridged `NSError`'s failure reason (which
+/// GCDAsyncSocket did not set): swift-corelibs-foundation prints an `NSError` as
+/// `Error Domain=… Code=… "<localizedFailureReason>"`, and would print `"(null)"` without one.
 public struct QueueSocketError: Error, CustomNSError, Equatable, CustomStringConvertible, Sendable {
     /// `GCDAsyncSocketError` values.
-    public enum Code: Int, Sendable {
+    public enum Code: Int, Sendable, CaseIterable {
         /// Never produced.
         case noError = 0
         /// No delegate or delegate queue, already connected or accepting, or both IP versions disabled.
@@ -31,13 +35,13 @@ public struct QueueSocketError: Error, CustomNSError, Equatable, CustomStringCon
 
     /// Which error.
     public let code: Code
-    /// A human-readable description.
+    /// A human-readable description; never empty.
     public let message: String
 
-    /// An error with `code` and `message` (GCDAsyncSocket's text when `nil`).
+    /// An error with `code` and `message` (GCDAsyncSocket's text when `nil` or empty).
     public init(_ code: Code, _ message: String? = nil) {
         self.code = code
-        self.message = message ?? Self.defaultMessage(code)
+        self.message = ErrorText.nonEmpty(message) ?? Self.defaultMessage(code)
     }
 
     private static func defaultMessage(_ code: Code) -> String {
@@ -56,8 +60,11 @@ public struct QueueSocketError: Error, CustomNSError, Equatable, CustomStringCon
 
     /// `code.rawValue`.
     public var errorCode: Int { code.rawValue }
-    /// The message as `NSLocalizedDescriptionKey`.
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    /// The message as `NSLocalizedDescriptionKey`, and again as `NSLocalizedFailureReasonErrorKey` so
+    /// the bridged `NSError` prints readably on Linux.
+    public var errorUserInfo: [String: Any] {
+        [NSLocalizedDescriptionKey: message, NSLocalizedFailureReasonErrorKey: message]
+    }
     /// "GCDAsyncSocketErrorDomain code: message".
     public var description: String { "\(Self.errorDomain) \(code.rawValue): \(message)" }
 

@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import Foundation
 
 // Closing a descriptor watched by a DispatchSource: libdispatch wants the descriptor to stay open

@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import CAsyncSocketShims
 import CLibevent
 import DequeModule

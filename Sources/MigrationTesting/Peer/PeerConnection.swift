@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 

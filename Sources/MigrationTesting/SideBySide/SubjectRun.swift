@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 
@@ -18,7 +19,7 @@ public final class LegacyRun: @unchecked Sendable {
     private var recorders: [LegacyTraceRecorder] = []
     private var traced: [WeakReference<RunLoopSocket>] = []
     private var kept: [AnyObject] = []
-    private let lock = NSLock()
+    private let lock = Lock()
     private var port: UInt16?
 
     init(peerPort: UInt16?, engine: RunLoopSocket.Engine, loop: EventRunLoop) {
@@ -69,7 +70,7 @@ public final class ModernRun: @unchecked Sendable {
     public let peerPort: UInt16?
     /// The run's trace.
     public let log = TraceLog()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var storedRecorders: [QueueTraceRecorder] = []
     private var kept: [AnyObject] = []
     private var port: UInt16?

@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 
@@ -16,7 +17,7 @@ public final class LegacyTraceRecorder: RunLoopSocketDelegate, @unchecked Sendab
     /// Where the events go.
     public let log: TraceLog
     private let inner: (any RunLoopSocketDelegate)?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var pendingClose: [ObjectIdentifier: CloseReason] = [:]
     private var acceptedSockets: Set<ObjectIdentifier> = []
 

@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 
@@ -15,7 +16,7 @@ public final class QueueTraceRecorder: QueueSocketDelegate, @unchecked Sendable 
     /// Where the events go.
     public let log: TraceLog
     private let inner: (any QueueSocketDelegate)?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var seen: [WeakReference<QueueSocket>] = []
 
     /// A recorder passing every callback on to `inner` (held strongly), writing to `log`.

@@ -51,7 +51,8 @@ struct DelegateGoneTests {
             }
         } else {
             var gone: CountingQueueDelegate? = CountingQueueDelegate()
-            let server = QueueSocket(delegate: gone, delegateQueue: DispatchQueue(label: "delegate"), logger: capture.logger)
+            let server = QueueSocket(
+                delegate: gone, delegateQueue: DispatchQueue(label: "delegate"), logger: capture.logger)
             try server.accept(onInterface: "127.0.0.1", port: 0)
             gone = nil
             let port = server.localPort

@@ -52,7 +52,11 @@ struct EngineAgreementTests {
             let atConnect = GetterSnapshot(client)
             var inWillDisconnect: GetterSnapshot?
             var afterDisconnect: GetterSnapshot?
-            connection.recorder.onWillDisconnect = { inWillDisconnect = GetterSnapshot($0) }
+            var connectedInWillDisconnect: Bool?
+            connection.recorder.onWillDisconnect = {
+                inWillDisconnect = GetterSnapshot($0)
+                connectedInWillDisconnect = $0.isConnected
+            }
             connection.recorder.onDisconnect = { afterDisconnect = GetterSnapshot($0) }
             switch ending {
             case .peerCloses:
@@ -68,6 +72,8 @@ struct EngineAgreementTests {
             #expect(atConnect.descriptorIsSocket && atConnect.hasAddresses, "\(atConnect)")
             let seen = inWillDisconnect.map { "\($0)" } ?? "not called"
             #expect(inWillDisconnect == atConnect, "at connect: \(atConnect); in willDisconnect: \(seen)")
+            // The original's isConnected: both streams there and not at their end (a clean close is).
+            #expect(connectedInWillDisconnect == (ending != .peerCloses), "\(ending)")
             #expect(afterDisconnect?.socketFD == -1)
             #expect(afterDisconnect?.connectedHost == nil && afterDisconnect?.connectedPort == 0)
         }
@@ -103,6 +109,90 @@ struct EngineAgreementTests {
                 #expect(snapshot.connectedHost == nil && snapshot.connectedPort == 0)
                 client.disconnect()
             }
+        }
+    }
+}
+
+/// The getters in one callback, with descriptors reduced to what they name (so two engines' runs
+/// compare): the connection's descriptor, another socket, or none.
+struct NormalizedGetters: Equatable, CustomStringConvertible {
+    let callback: String
+    let fd: String
+    let fd4: String
+    let fd6: String
+    let isIPv4: Bool
+    let isIPv6: Bool
+    let connected: Bool
+    let peer: String
+    let local: Bool
+
+    init(_ callback: String, _ sock: RunLoopSocket, connectionFD: Int32) {
+        func name(_ fd: Int32) -> String { fd < 0 ? "none" : fd == connectionFD ? "connection" : "other" }
+        self.callback = callback
+        fd = name(sock.socketFD)
+        fd4 = name(sock.socket4FD)
+        fd6 = name(sock.socket6FD)
+        isIPv4 = sock.isIPv4
+        isIPv6 = sock.isIPv6
+        connected = sock.isConnected
+        peer = sock.connectedHost.map { "\($0):\(sock.connectedPort == 0 ? "0" : "port")" } ?? "nil"
+        local = sock.localAddress != nil
+    }
+
+    var description: String {
+        "\(callback): fd \(fd) v4 \(fd4) v6 \(fd6) isIPv4 \(isIPv4) isIPv6 \(isIPv6) connected \(connected) "
+            + "peer \(peer) local \(local)"
+    }
+}
+
+@Suite("RunLoopSocket: the getters in every callback, the same on both engines")
+struct GettersInEveryCallbackTests {
+    /// A connect by address, a line read, the peer's close; the getters in each callback.
+    private func trace(_ engine: RunLoopSocket.Engine) throws -> [NormalizedGetters] {
+        let recorder = Recorder()
+        let listener = try RawListener()
+        let client = RunLoopSocket(delegate: recorder, engine: engine)
+        recorder.name(client, "client")
+        var seen: [(String, RunLoopSocket)] = []
+        var snapshots: [NormalizedGetters] = []
+        var connectionFD: Int32 = -1
+        func take(_ callback: String, _ sock: RunLoopSocket) {
+            if connectionFD < 0, sock.socketFD >= 0 { connectionFD = sock.socketFD }
+            snapshots.append(NormalizedGetters(callback, sock, connectionFD: connectionFD))
+            seen.append((callback, sock))
+        }
+        recorder.onWillConnect = { take("willConnect", $0) }
+        recorder.onConnect = { sock in
+            take("didConnect", sock)
+            sock.readData(to: RunLoopSocket.lfData, withTimeout: 10, tag: 1)
+        }
+        recorder.onRead = { sock, _, _ in
+            take("didRead", sock)
+            sock.readData(withTimeout: -1, tag: 2)
+        }
+        recorder.onWillDisconnect = { take("willDisconnect", $0) }
+        recorder.onDisconnect = { take("didDisconnect", $0) }
+        try client.connectToAddress(loopbackAddress(port: listener.port))
+        let peer = try #require(listener.accept())
+        peer.send("line\n")
+        #expect(runUntil { snapshots.contains { $0.callback == "didRead" } })
+        peer.shutdownWrite()
+        #expect(runUntil { snapshots.contains { $0.callback == "didDisconnect" } })
+        return snapshots
+    }
+
+    @Test("connect by address, read, the peer's close: socketFD, socket4FD/6FD, isIPv4/6, hosts agree")
+    func sameOnBothEngines() async throws {
+        try await onNewThread {
+            let native = try trace(.native)
+            let queueCore = try trace(.queueCore)
+            #expect(
+                native.map(\.callback) == ["willConnect", "didConnect", "didRead", "willDisconnect", "didDisconnect"])
+            #expect(
+                native == queueCore,
+                "native:\n\(native.map(\.description).joined(separator: "\n"))\nqueue core:\n\(queueCore.map(\.description).joined(separator: "\n"))"
+            )
+            #expect(native.first?.fd == "connection" && native.last?.fd == "none")
         }
     }
 }
@@ -182,7 +272,7 @@ struct AcceptSequenceAgreementTests {
             #expect(recorder.events("child1") == [.didDisconnect], "\(recorder.trace)")
             withExtendedLifetime(second) {}
             server.disconnect()
-            recorder.accepted.forEach { $0.disconnect() }
+            for socket in recorder.accepted { socket.disconnect() }
         }
     }
 }

@@ -21,7 +21,10 @@ struct QueueSocketPortMembersTests {
                 resolver: HostResolver(nameservers: ["127.0.0.1:1"], timeout: 0.05))
             recorder.name(client, "client")
             try client.connect(toHost: name, onPort: server.localPort, withTimeout: 10)
-            #expect(recorder.wait { recorder.events("client").first.map { if case .connected = $0 { true } else { false } } ?? false })
+            #expect(
+                recorder.wait {
+                    recorder.events("client").first.map { if case .connected = $0 { true } else { false } } ?? false
+                })
             let expected = family == AF_INET ? "127.0.0.1" : "::1"
             #expect(recorder.events("client").first == .connected(host: expected, port: server.localPort), "\(name)")
             client.disconnect()
