@@ -4,6 +4,7 @@ import PackageDescription
 /// The runnable samples in Examples/, one executable target each.
 let examples = [
     "EchoServer", "QueueEchoServer", "ThreadPoolServer", "LineClient", "HTTPGetClient", "StartTLSPair", "ModalRunDemo",
+    "KeepAliveTimer", "HostLookup", "PrivateCATLS",
 ]
 
 let package = Package(

@@ -1,8 +1,9 @@
 import Foundation
 
 // Reading the dictionaries ported code hands to `startTLS`: CFNetwork's kCFStreamSSL… keys and
-// GCDAsyncSocket's own, as strings. A value may have the Objective-C type the original expected
-// (NSNumber, NSString, NSArray, NSDictionary, NSNull) or the Swift type of the matching property.
+// GCDAsyncSocket's own, as strings, plus AsyncSocketKit's AsyncSocketTLSTrustRoots. A value may have
+// the Objective-C type the original expected (NSNumber, NSString, NSArray, NSDictionary, NSNull) or
+// the Swift type of the matching property.
 // Anything else — an unknown key, a wrong type, a refused value — throws a TLSSettingsError that
 // names the key; nothing is ignored.
 extension TLSSettings {
@@ -41,6 +42,13 @@ extension TLSSettings {
         /// `GCDAsyncSocketSSLCipherSuites`: OpenSSL cipher names, as an array or one ':'-separated
         /// String. Names starting with "TLS_" are TLS 1.3 suites, the others TLS 1.2 ciphers.
         case cipherSuites = "GCDAsyncSocketSSLCipherSuites"
+        /// `AsyncSocketTLSTrustRoots`, AsyncSocketKit's own key (the originals had none; their
+        /// code anchored a private CA with `SecTrustSetAnchorCertificates` in a trust callback): the
+        /// CA certificates a peer's chain may lead to besides the system trust store. A path to a
+        /// PEM file (or a hashed certificate directory), or an array of such paths, sets
+        /// ``TLSSettings/trustRoots`` to ``TLSSettings/TrustRoots/systemAnd(_:)``; each path must
+        /// exist. A ``TLSSettings/TrustRoots`` is taken as it is (`.only([…])` trusts nothing else).
+        case trustRoots = "AsyncSocketTLSTrustRoots"
     }
 
     /// Settings from a legacy `startTLS` dictionary (see ``LegacyKey``); an empty dictionary gives
@@ -72,6 +80,7 @@ extension TLSSettings {
         case .protocolVersionMax: maximumVersion = try Self.version(value, key, isMaximum: true)
         case .alpn: alpnProtocols = try Self.alpn(value)
         case .cipherSuites: try applyCiphers(value)
+        case .trustRoots: trustRoots = try Self.trustRoots(value)
         }
     }
 
@@ -190,6 +199,58 @@ extension TLSSettings {
         let tls12 = names.filter { !$0.hasPrefix("TLS_") }
         cipherSuites = tls13.isEmpty ? nil : tls13.joined(separator: ":")
         cipherList = tls12.isEmpty ? nil : tls12.joined(separator: ":")
+    }
+
+    // MARK: Trust roots
+
+    private static func trustRoots(_ value: Any) throws(TLSSettingsError) -> TrustRoots {
+        let key = LegacyKey.trustRoots.rawValue
+        let expected =
+            "a path to a PEM CA file (or a hashed certificate directory), an array of such paths, "
+            + "or a TLSSettings.TrustRoots"
+        if let roots = value as? TrustRoots {
+            switch roots {
+            case .system: return roots
+            case .systemAnd(let paths), .only(let paths):
+                try checkPaths(paths, key: key, expected: expected, indexed: true)
+                return roots
+            }
+        }
+        if let path = value as? String {
+            try checkPaths([path], key: key, expected: expected, indexed: false)
+            return .systemAnd([path])
+        }
+        guard let elements = value as? [Any] else {
+            throw TLSSettingsError(key: key, expected: expected, found: describe(value))
+        }
+        guard !elements.isEmpty else {
+            throw TLSSettingsError(key: key, expected: expected, found: "an empty array")
+        }
+        var paths: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard let path = element as? String else {
+                throw TLSSettingsError(key: key + "[\(index)]", expected: "a path (String)", found: describe(element))
+            }
+            paths.append(path)
+        }
+        try checkPaths(paths, key: key, expected: expected, indexed: true)
+        return .systemAnd(paths)
+    }
+
+    /// Every path must name something that exists, so a typo is reported with the key (and the
+    /// index, for a list), not later by the handshake.
+    private static func checkPaths(
+        _ paths: [String], key: String, expected: String, indexed: Bool
+    ) throws(TLSSettingsError) {
+        for (index, path) in paths.enumerated() {
+            let name = indexed ? key + "[\(index)]" : key
+            guard !path.isEmpty else {
+                throw TLSSettingsError(key: name, expected: expected, found: "an empty path")
+            }
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw TLSSettingsError(key: name, expected: expected, found: "\"\(path)\", which does not exist")
+            }
+        }
     }
 
     // MARK: Identity

@@ -4,6 +4,23 @@ import Foundation
 /// `AsyncSocketDelegate` protocol. Every method is optional (each has a default implementation that
 /// does what the original did when the delegate did not respond to the selector). All calls arrive
 /// on the socket's run-loop thread.
+///
+/// ## A method that is never called
+///
+/// Objective-C looked each selector up when it sent it; Swift decides once, when a class declares
+/// its conformance, and uses the protocol extension's default for every requirement the class does
+/// not implement there — silently. Two kinds of ported method are therefore never called:
+///
+/// - one spelled slightly wrong, such as `onSocket(_:didReadData:withTag:)` (the Objective-C name)
+///   for ``onSocket(_:didRead:withTag:)``, or with a different parameter type: it is just another
+///   method of the class;
+/// - one that a subclass adds while only its superclass conforms: the superclass's conformance
+///   already uses the default, whatever subclasses declare.
+///
+/// `swift run asyncsocket migrate-scan <sources>` warns about near misses and gives the exact
+/// signature. For a delegate class hierarchy, subclass ``RunLoopSocketDelegateBase`` instead of
+/// conforming directly: it implements every method, so subclasses write `override`, each override is
+/// called as in Objective-C, and a misspelled `override` does not compile.
 public protocol RunLoopSocketDelegate: AnyObject {
     /// `onSocket:willDisconnectWithError:` — the socket is closing because of an error, a timeout, a
     /// max-out, a failed connect, or a clean close by the peer (`error` is `nil` then). The socket is

@@ -3,6 +3,23 @@ import Foundation
 
 /// The delegate of a ``QueueSocket``: GCDAsyncSocketDelegate in Swift. Every method is optional. All
 /// calls arrive on the socket's delegate queue, in the order the socket produced them.
+///
+/// ## A method that is never called
+///
+/// Objective-C looked each selector up when it sent it; Swift decides once, when a class declares
+/// its conformance, and uses the protocol extension's default for every requirement the class does
+/// not implement there — silently. Two kinds of ported method are therefore never called:
+///
+/// - one spelled slightly wrong, such as `socket(_:didReadData:withTag:)` (the Objective-C name) for
+///   ``socket(_:didRead:withTag:)``, or with a different parameter type: it is just another method
+///   of the class;
+/// - one that a subclass adds while only its superclass conforms: the superclass's conformance
+///   already uses the default, whatever subclasses declare.
+///
+/// `swift run asyncsocket migrate-scan <sources>` warns about near misses and gives the exact
+/// signature. For a delegate class hierarchy, subclass ``QueueSocketDelegateBase`` instead of
+/// conforming directly: it implements every method, so subclasses write `override`, each override is
+/// called as in Objective-C, and a misspelled `override` does not compile.
 public protocol QueueSocketDelegate: AnyObject {
     /// `newSocketQueueForConnectionFromAddress:onSocket:` — the socket queue for an accepted
     /// connection (`nil`: the new socket makes its own).
