@@ -1,8 +1,8 @@
+import CAsyncSocketShims
 // CLibevent as well: in a compile batch where HostResolver.swift (which imports it) looks up
 // SOCK_STREAM first, Clang files the declaration under CLibevent, and a file without this import
 // cannot see it ("cannot find SOCK_STREAM in scope" once AsyncSocketKit has more than 50 files).
 import CLibevent
-import CAsyncSocketShims
 import Foundation
 
 /// The few socket system calls the sockets make, each returning errno instead of setting it.
