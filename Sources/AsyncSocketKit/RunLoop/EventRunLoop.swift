@@ -365,9 +365,12 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     static let passesBetweenPolls = 16
     static let nanosecondsBetweenPolls: UInt64 = 200_000
 
+    /// Whether the mode holds nothing: no source or timer, no worker keep-alive, no block queued for it
+    /// (what other threads posted included). The cheap counts come first: a busy loop asks every pass.
     private func isEmpty(_ context: ModeContext) -> Bool {
+        guard context.registeredCount == 0, keepAliveCount == 0 else { return false }
         absorbInbox()
-        return context.registeredCount == 0 && keepAliveCount == 0 && !hasQueuedBlocks(for: context)
+        return !hasQueuedBlocks(for: context)
     }
 
     /// Called by a registration's libevent callback while its base polls.
