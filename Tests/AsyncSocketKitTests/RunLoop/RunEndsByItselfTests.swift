@@ -156,7 +156,7 @@ struct RunEndsByItselfTests {
             client.disconnectAfterReading()
             peer.send("four")
         case .disconnectFromPerformBlock:
-            let socket = SendableSocket(client)
+            let socket = Ref(client)
             loop.perform { socket.value.disconnect() }
         case .disconnectFromTimer:
             loop.addTimer(after: 0.02) { _ in client.disconnect() }
@@ -170,10 +170,4 @@ struct RunEndsByItselfTests {
             break
         }
     }
-}
-
-/// A socket carried into a `@Sendable` block that runs on the socket's own loop thread.
-struct SendableSocket: @unchecked Sendable {
-    let value: RunLoopSocket
-    init(_ value: RunLoopSocket) { self.value = value }
 }
