@@ -61,7 +61,13 @@ public final class HostResolver: @unchecked Sendable {
         if let base = SendableBase(base) {
             worker.loop.perform { evdns_base_free(base.pointer, 1) }
         }
-        worker.terminate()
+        if worker.loop.isCurrent {
+            // The last reference went away on the resolver's own thread (a lookup's completion released
+            // the socket that held it): a thread cannot join itself, so another one ends it.
+            DispatchQueue.global().async { worker.terminate() }
+        } else {
+            worker.terminate()
+        }
     }
 
     private static func makeBase(kind: Kind, loop: EventRunLoop) -> (OpaquePointer?, String?) {
