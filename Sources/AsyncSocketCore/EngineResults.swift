@@ -38,6 +38,10 @@ package struct ReadPassResult {
     package var transportDrained = false
     /// Whether an unfinished read waits for the transport to become readable.
     package var waitsForReadable = false
+
+    package init(transportDrained: Bool = false) {
+        self.transportDrained = transportDrained
+    }
 }
 
 /// The end of a write pass.
@@ -50,6 +54,8 @@ package struct WritePassResult {
     package var failure: TransportFailure?
     /// Whether an unfinished write waits for the transport to become writable.
     package var waitsForWritable = false
+
+    package init() {}
 }
 
 /// One step of a read pass.

@@ -5,17 +5,14 @@ import Foundation
 /// and a queue of "run-loop passes" instead of I/O, a clock and threads. Everything the face would
 /// tell its delegate is recorded in `events`, in order.
 ///
-/// Legacy flavor: a completion schedules the next dequeue for a later pass, a failure is an error
-/// close with `unreadData`. Queue flavor (GCD): the next read is dequeued at once.
+/// It follows the same rules as the faces (the Rules folder of AsyncSocketCore): legacy semantics
+/// dequeue the next read on a later pass and end with an error close that keeps `unreadData`; GCD
+/// semantics dequeue the next read at once and keep read-ahead bytes for reads after the peer's end.
+/// (GCD's closed-read-stream report is a socket option the harness does not model: auto-disconnect.)
 ///
 /// Queued passes and timers hold the harness `unowned` (it owns both), so a harness left with work
 /// pending is freed all the same and LeakSanitizer (under the fuzz targets) sees only real leaks.
 package final class EngineHarness {
-    package enum Flavor {
-        case legacy
-        case queue
-    }
-
     package enum Event: Equatable, CustomStringConvertible {
         case partialRead(Int, tag: Int)
         case read([UInt8], tag: Int)
@@ -56,7 +53,7 @@ package final class EngineHarness {
     package let engine: SocketEngine
     package let transport = ScriptedTransport()
     package let clock = VirtualClock()
-    package let flavor: Flavor
+    package let semantics: Semantics
     package private(set) var events: [Event] = []
     /// What `unreadData` returned inside the error close (legacy), or what the close discarded (queue).
     package private(set) var unreadAtClose: [UInt8]?
@@ -77,8 +74,8 @@ package final class EngineHarness {
     private var readTimer: Int?
     private var writeTimer: Int?
 
-    package init(flavor: Flavor = .legacy, prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
-        self.flavor = flavor
+    package init(semantics: Semantics = .legacy, prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
+        self.semantics = semantics
         engine = SocketEngine(configuration: .init(prebuffering: prebuffering, readChunk: readChunk))
     }
 
@@ -220,14 +217,12 @@ package final class EngineHarness {
 
     private func maybeDequeueRead() {
         guard !isClosed else { return }
-        switch engine.dequeueRead() {
-        case .busy, .waitingForTLS:
+        switch engine.nextRead(peerEnded: false) {
+        case .nothing, .busy:
             return
-        case .empty:
-            if engine.transportEnded && (flavor == .legacy || engine.prebufferedCount == 0) {
-                close(.failure(.endOfStream))
-            }
-        case .started(let timeout):
+        case .endOfStream:
+            peerEnded()
+        case .start(let timeout):
             if let timeout {
                 readTimer = clock.schedule(after: timeout) { [unowned self] in readTimerFired() }
             }
@@ -241,10 +236,10 @@ package final class EngineHarness {
 
     private func maybeDequeueWrite() {
         guard !isClosed else { return }
-        switch engine.dequeueWrite() {
-        case .busy, .empty, .waitingForTLS:
+        switch engine.nextWrite() {
+        case .nothing, .busy, .endOfStream:
             return
-        case .started(let timeout):
+        case .start(let timeout):
             if let timeout {
                 writeTimer = clock.schedule(after: timeout) { [unowned self] in writeTimerFired() }
             }
@@ -276,16 +271,32 @@ package final class EngineHarness {
             events.append(.read(Array(data), tag: tag))
             onRead?(self, tag)
             if isClosed { return }
-            if result.failure == nil {
-                switch flavor {
-                case .legacy: scheduleReadDequeue()
-                case .queue: maybeDequeueRead()
-                }
-                return
-            }
         }
-        if let failure = result.failure {
+        switch engine.followUp(after: result) {
+        case .dequeueNext:
+            if semantics.dequeuesNextReadAtOnce {
+                maybeDequeueRead()
+            } else {
+                scheduleReadDequeue()
+            }
+        case .idle, .waitForReadable:
+            return
+        case .endOfStream:
+            peerEnded()
+        case .close(let failure):
             close(.failure(failure))
+        }
+    }
+
+    /// The end-of-stream rule; the harness delivers inline (nothing in flight) and auto-disconnects.
+    private func peerEnded() {
+        switch EndOfStreamRule.step(semantics, engine.endOfStreamFacts(transportReadToEnd: true)) {
+        case .finishWaitingRead:
+            doBytesAvailable()
+        case .close, .confirmAfterCallbacks, .reportReadStreamClosed:
+            close(.failure(.endOfStream))
+        case .holdForReads, .nothing:
+            return
         }
     }
 
@@ -303,10 +314,14 @@ package final class EngineHarness {
             writeTimer = nil
             events.append(.wrote(tag: tag))
             if isClosed { return }
-            scheduleWriteDequeue()
         }
-        if let failure = result.failure {
-            close(.failure(failure))
+        switch engine.followUp(after: result) {
+        case .dequeueNext:
+            scheduleWriteDequeue()
+        case .close(let code):
+            close(.failure(.transport(code)))
+        case .idle, .waitForWritable:
+            return
         }
     }
 

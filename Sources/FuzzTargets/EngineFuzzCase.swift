@@ -7,7 +7,7 @@ import Foundation
 // transport and a virtual clock) and on an EngineFuzzModel side by side. After every operation both
 // rest, and what the harness reported in between must be what the model allows.
 package struct EngineFuzzCase {
-    let flavor: EngineHarness.Flavor
+    let semantics: Semantics
     let prebuffering: Bool
     let readChunk: Int
     let operations: [EngineFuzzOperation]
@@ -18,7 +18,7 @@ package struct EngineFuzzCase {
     /// Decodes a case from fuzz input.
     package init(_ data: UnsafeRawBufferPointer) {
         var input = FuzzInput(data)
-        flavor = input.bool() ? .queue : .legacy
+        semantics = input.bool() ? .gcd : .legacy
         prebuffering = input.int(in: 0...3) != 0
         readChunk = input.pick([1, 2, 3, 7, 64, 4096])
         var operations: [EngineFuzzOperation] = []
@@ -31,7 +31,7 @@ package struct EngineFuzzCase {
     /// Runs the case; returns a description of the first disagreement with the model, or `nil`.
     package func run() -> String? {
         var run = EngineFuzzRun(
-            harness: EngineHarness(flavor: flavor, prebuffering: prebuffering, readChunk: readChunk))
+            harness: EngineHarness(semantics: semantics, prebuffering: prebuffering, readChunk: readChunk))
         for (index, operation) in operations.enumerated() {
             if let problem = run.perform(operation) ?? run.closeProblem() {
                 return report(problem, step: index, harness: run.harness)
@@ -45,7 +45,7 @@ package struct EngineFuzzCase {
 
     private func report(_ problem: String, step: Int, harness: EngineHarness) -> String {
         let script = operations.prefix(step + 1).enumerated().map { "  \($0): \($1)" }.joined(separator: "\n")
-        return "engine fuzz case: \(problem)\n  after operation \(step); \(flavor) prebuffering=\(prebuffering) "
+        return "engine fuzz case: \(problem)\n  after operation \(step); \(semantics) prebuffering=\(prebuffering) "
             + "readChunk=\(readChunk)\n\(script)\n  events: \(harness.events)"
     }
 }

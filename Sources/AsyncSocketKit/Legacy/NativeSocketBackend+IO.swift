@@ -70,8 +70,7 @@ extension NativeSocketBackend: ByteTransport {
             // that came before it stay readable for unreadData); a clean close has none.
             source?.wantsPeerClose = false
             engine.noteTransportEnded()
-            let code = SocketOps.pendingError(fd)
-            closeWithError(code == 0 ? nil : SystemError.posix(code, "recv"))
+            peerEnded()
         }
     }
 
@@ -81,7 +80,7 @@ extension NativeSocketBackend: ByteTransport {
         switch SocketOps.peekEnd(fd) {
         case .success(true):
             engine.noteTransportEnded()
-            closeWithError(nil)
+            peerEnded()
         case .success(false):
             source?.wantsReadable = false
             source?.wantsPeerClose = true
@@ -94,16 +93,27 @@ extension NativeSocketBackend: ByteTransport {
 
     // MARK: Reads
 
+    /// The peer's data ended (see EndOfStreamRule.swift): the native engine delivers callbacks
+    /// inline, so none is ever in flight. A reset is the error it is (SO_ERROR; the bytes that came
+    /// before it stay readable for unreadData); a clean end has none.
+    func peerEnded() {
+        switch EndOfStreamRule.step(.legacy, engine.endOfStreamFacts(transportReadToEnd: true)) {
+        case .finishWaitingRead:
+            doBytesAvailable()
+        case .close, .confirmAfterCallbacks, .holdForReads, .reportReadStreamClosed, .nothing:
+            let code = fd >= 0 ? SocketOps.pendingError(fd) : 0
+            closeWithError(code == 0 ? nil : SystemError.posix(code, "recv"))
+        }
+    }
+
     func maybeDequeueRead() {
         guard connected, started else { return }
-        switch engine.dequeueRead() {
-        case .busy, .waitingForTLS:
+        switch engine.nextRead(peerEnded: false) {
+        case .nothing, .busy:
             return
-        case .empty:
-            if engine.transportEnded {
-                closeWithError(nil)
-            }
-        case .started(let timeout):
+        case .endOfStream:
+            peerEnded()
+        case .start(let timeout):
             if let timeout {
                 if readTimer == nil {
                     readTimer = makeTimer { $0.readTimerFired() }
@@ -150,22 +160,21 @@ extension NativeSocketBackend: ByteTransport {
                 owner.delegateForCallbacks?.onSocket(owner, didRead: data, withTag: tag)
             }
             guard goesOn(after: generation) else {
-                return carryOver(after: generation) { $0.closeOnFailure(of: result.failure) }
-            }
-            if result.failure == nil {
-                // A dequeue of an empty queue does nothing unless the end or a disconnect-after
-                // waits: then it is not scheduled at all (one pass less per exchange).
-                if engine.queuedReadCount > 0 || engine.transportEnded || engine.disconnectsAfterReading {
-                    scheduleReadDequeue()
-                }
-                return
+                return carryOver(after: generation) { $0.follow(result) }
             }
         }
-        closeOnFailure(of: result.failure)
+        follow(result)
     }
 
-    private func closeOnFailure(of failure: TransportFailure?) {
-        if let failure {
+    private func follow(_ result: ReadPassResult) {
+        switch engine.followUp(after: result) {
+        case .dequeueNext:
+            scheduleReadDequeue()
+        case .idle, .waitForReadable:
+            return
+        case .endOfStream:
+            peerEnded()
+        case .close(let failure):
             closeWithError(error(for: failure))
         }
     }
@@ -197,15 +206,15 @@ extension NativeSocketBackend: ByteTransport {
 
     func maybeDequeueWrite() {
         guard connected, started else { return }
-        switch engine.dequeueWrite() {
-        case .empty, .waitingForTLS:
+        switch engine.nextWrite() {
+        case .nothing, .endOfStream:
             return
         case .busy:
             // More writes behind one that waits for its flush (or for a loop it moved to).
             if tls == nil && sentByGather == nil, case .write = engine.currentWrite {
                 gatherWrites()
             }
-        case .started(let timeout):
+        case .start(let timeout):
             armWriteTimer(timeout)
             if tls == nil && sentByGather == nil {
                 gatherWrites()
@@ -256,13 +265,21 @@ extension NativeSocketBackend: ByteTransport {
                 owner.delegateForCallbacks?.onSocket(owner, didWriteDataWithTag: tag)
             }
             guard goesOn(after: generation) else {
-                return carryOver(after: generation) { $0.closeOnFailure(of: result.failure) }
-            }
-            if engine.queuedWriteCount > 0 || engine.disconnectsAfterWriting {
-                scheduleWriteDequeue()
+                return carryOver(after: generation) { $0.follow(result) }
             }
         }
-        closeOnFailure(of: result.failure)
+        follow(result)
+    }
+
+    private func follow(_ result: WritePassResult) {
+        switch engine.followUp(after: result) {
+        case .dequeueNext:
+            scheduleWriteDequeue()
+        case .idle, .waitForWritable:
+            return
+        case .close(let code):
+            closeWithError(error(for: .transport(code)))
+        }
     }
 
     func writeTimerFired() {
@@ -369,7 +386,7 @@ extension NativeSocketBackend: ByteTransport {
 
     // MARK: Errors
 
-    /// The legacy error for an engine failure: `nil` for the peer's clean close (2.6).
+    /// The legacy error for an engine failure: `nil` for the peer's clean close.
     func error(for failure: TransportFailure) -> (any Error)? {
         switch failure {
         case .endOfStream: return nil

@@ -224,16 +224,16 @@ extension QueueSocket: ByteTransport {
 
     func maybeDequeueRead() {
         guard connected, !readStreamClosed else { return }
-        switch engine.dequeueRead() {
-        case .busy, .waitingForTLS:
+        switch engine.nextRead(peerEnded: peerEndNoticed) {
+        case .nothing, .busy:
             return
-        case .empty:
-            if legacySemantics && (engine.transportEnded || legacyPeerFinished || legacyReadsToEnd) {
+        case .endOfStream:
+            if legacySemantics {
                 legacyPeerEnded()
-            } else if engine.transportEnded && engine.prebufferedCount == 0 {
+            } else {
                 doReadEOF()
             }
-        case .started(let timeout):
+        case .start(let timeout):
             if let timeout {
                 readTimer = armTimer(readTimer, after: timeout) { $0.readTimerFired() }
             }
@@ -287,56 +287,63 @@ extension QueueSocket: ByteTransport {
         if let (data, tag) = result.completed {
             disarm(readTimer)
             notify { [self] in $0.socket(self, didRead: data, withTag: tag) }
-            if result.failure == nil {
-                maybeDequeueRead()
-                return
-            }
         }
-        switch result.failure {
-        case .endOfStream?:
+        switch engine.followUp(after: result, peerEnded: peerEndNoticed) {
+        case .dequeueNext:
+            maybeDequeueRead()
+        case .idle:
+            return
+        case .endOfStream:
             doReadEOF()
-        case .readMaxedOut?:
+        case .close(.readMaxedOut):
             closeWithError(QueueSocketError(.readMaxedOut))
-        case .transport(let code)?:
+        case .close(.transport(let code)):
             if code < 0, let error = tls?.lastError {
                 closeWithError(error)
             } else {
                 closeWithError(SystemError.posix(code, "read"))
             }
-        case nil:
-            if result.waitsForReadable && legacyReadsToEnd {
+        case .close(.endOfStream):
+            doReadEOF()
+        case .waitForReadable:
+            if legacyReadsToEnd {
                 bytesAvailable = 1
                 async { [self] in doReadData() }
-            } else if result.waitsForReadable {
+            } else {
                 resumeReadSource()
             }
         }
     }
 
-    /// The peer closed its side (3.7): stay open while read-ahead bytes remain for reads; then close
-    /// with `closed`, or, with auto-disconnect off, report the closed read stream and keep writing.
+    /// The legacy engine noticed the peer's end without reading up to it (its own watch, or a
+    /// hang-up that libdispatch reports only once).
+    private var peerEndNoticed: Bool { legacySemantics && (legacyPeerFinished || legacyReadsToEnd) }
+
+    /// The peer closed its side (see EndOfStreamRule.swift): GCD stays open while read-ahead bytes
+    /// remain for reads, then closes with `closed` or, with auto-disconnect off, reports the closed
+    /// read stream and keeps writing; legacy closes once no read can use what is left.
     func doReadEOF() {
         engine.noteTransportEnded()
-        if case .read = engine.currentRead, engine.prebufferedCount > 0 {
-            doReadData()
-            return
-        }
         if legacySemantics {
             legacyPeerEnded()
             return
         }
-        guard engine.prebufferedCount == 0 else {
+        let facts = engine.endOfStreamFacts(
+            transportReadToEnd: true, autoDisconnect: autoDisconnect, readStreamReported: readStreamClosed)
+        switch EndOfStreamRule.step(.gcd, facts) {
+        case .finishWaitingRead:
+            doReadData()
+        case .holdForReads:
             suspendReadSource()
-            return
-        }
-        if autoDisconnect {
+        case .close, .confirmAfterCallbacks:
             closeWithError(QueueSocketError(.closed))
+        case .reportReadStreamClosed:
+            readStreamClosed = true
+            suspendReadSource()
+            notify { [self] in $0.socketDidCloseReadStream(self) }
+        case .nothing:
             return
         }
-        guard !readStreamClosed else { return }
-        readStreamClosed = true
-        suspendReadSource()
-        notify { [self] in $0.socketDidCloseReadStream(self) }
     }
 
     private func readTimerFired() {
@@ -368,10 +375,10 @@ extension QueueSocket: ByteTransport {
 
     func maybeDequeueWrite() {
         guard connected else { return }
-        switch engine.dequeueWrite() {
-        case .busy, .empty, .waitingForTLS:
+        switch engine.nextWrite() {
+        case .nothing, .busy, .endOfStream:
             return
-        case .started(let timeout):
+        case .start(let timeout):
             if let timeout {
                 writeTimer = armTimer(writeTimer, after: timeout) { $0.writeTimerFired() }
             }
@@ -398,19 +405,22 @@ extension QueueSocket: ByteTransport {
         if let tag = result.completedTag {
             disarm(writeTimer)
             notify { [self] in $0.socket(self, didWriteDataWithTag: tag) }
-            // The next write is dequeued asynchronously, as GCD does; with nothing queued (and no
-            // disconnect-after waiting) that block would do nothing, so none is sent.
-            if engine.queuedWriteCount > 0 || engine.disconnectsAfterWriting {
-                async { [self] in maybeDequeueWrite() }
-            }
         }
-        if case .transport(let code)? = result.failure {
+        switch engine.followUp(after: result) {
+        case .dequeueNext:
+            // The next write is dequeued asynchronously, as GCD does.
+            async { [self] in maybeDequeueWrite() }
+        case .close(let code):
             if code < 0, let error = tls?.lastError {
                 closeWithError(error)
             } else {
                 closeWithError(SystemError.posix(code, "write"))
             }
-        } else if result.waitsForWritable || tls?.hasPendingCiphertext == true {
+            return
+        case .idle, .waitForWritable:
+            break
+        }
+        if result.waitsForWritable || tls?.hasPendingCiphertext == true {
             writableHint = false
             resumeWriteSource()
         }

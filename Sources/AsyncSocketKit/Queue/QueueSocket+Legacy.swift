@@ -82,14 +82,25 @@ extension QueueSocket {
         return code == 0 ? QueueSocketError(.closed) : SystemError.posix(code, "read")
     }
 
+    /// The peer's data ended (see EndOfStreamRule.swift). Callbacks travel to the loop on other
+    /// threads, so with no read waiting the close waits for a probe to come back.
     func legacyPeerEnded() {
-        if case .read = engine.currentRead {
+        legacyEndStep(callbacksInFlight: true)
+    }
+
+    private func legacyEndStep(callbacksInFlight: Bool) {
+        let facts = engine.endOfStreamFacts(
+            transportReadToEnd: engine.transportEnded, callbacksInFlight: callbacksInFlight)
+        switch EndOfStreamRule.step(.legacy, facts) {
+        case .finishWaitingRead:
+            doReadData()
+        case .confirmAfterCallbacks:
+            suspendReadSource()
+            guard legacyProbeMark == nil else { return }
+            sendLegacyProbe()
+        case .close, .holdForReads, .reportReadStreamClosed, .nothing:
             closeWithError(legacyEndError)
-            return
         }
-        suspendReadSource()
-        guard legacyProbeMark == nil else { return }
-        sendLegacyProbe()
     }
 
     private func sendLegacyProbe() {
@@ -108,13 +119,7 @@ extension QueueSocket {
         async { [self] in
             guard index == stateIndex, started, connected, let mark = legacyProbeMark else { return }
             legacyProbeMark = nil
-            if case .read = engine.currentRead {
-                doReadData()
-            } else if mark != legacyCallbacksSent {
-                sendLegacyProbe()
-            } else {
-                closeWithError(legacyEndError)
-            }
+            legacyEndStep(callbacksInFlight: mark != legacyCallbacksSent)
         }
     }
 }

@@ -46,7 +46,7 @@ struct PropertyCase {
     }
 
     let prebuffering: Bool
-    let flavor: EngineHarness.Flavor
+    let semantics: Semantics
     let readChunk: Int
     let reads: [PlannedRead]
     let steps: [Step]
@@ -55,7 +55,7 @@ struct PropertyCase {
     init(seed: UInt64) {
         var random = SeededGenerator(state: seed)
         prebuffering = Bool.random(using: &random)
-        flavor = Bool.random(using: &random) ? .legacy : .queue
+        semantics = Bool.random(using: &random) ? .legacy : .gcd
         readChunk = [1, 2, 3, 7, 64, 4096, 65_536].randomElement(using: &random)!
         let large = Int.random(in: 0..<200, using: &random) == 0
         let inputLength = large ? Int.random(in: 0...100_000, using: &random) : Int.random(in: 0...160, using: &random)
@@ -108,7 +108,7 @@ struct PropertyCase {
 
     /// Runs the case; returns a description of the first disagreement, or `nil`.
     func run() -> String? {
-        let harness = EngineHarness(flavor: flavor, prebuffering: prebuffering, readChunk: readChunk)
+        let harness = EngineHarness(semantics: semantics, prebuffering: prebuffering, readChunk: readChunk)
         var model = ReferenceModel()
         for step in steps {
             switch step {
@@ -141,7 +141,7 @@ struct PropertyCase {
                 case .feed(let chunk): return String(decoding: chunk, as: UTF8.self).debugDescription
                 }
             }
-            return "\(problem)\n  \(flavor) prebuffering=\(prebuffering) readChunk=\(readChunk)\n  script: "
+            return "\(problem)\n  \(semantics) prebuffering=\(prebuffering) readChunk=\(readChunk)\n  script: "
                 + script.joined(separator: " ") + "\n  events: \(harness.events)"
         }
     }

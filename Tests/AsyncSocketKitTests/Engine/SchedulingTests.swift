@@ -17,7 +17,7 @@ struct SchedulingTests {
 
     @Test("legacy: after a completion the next read waits for a later pass")
     func legacyNextOnLaterPass() {
-        let harness = EngineHarness(flavor: .legacy)
+        let harness = EngineHarness(semantics: .legacy)
         harness.feed("a\nb\nc\n")
         for tag in 1...3 {
             harness.read(.separator(bytes("\n"), maxLength: 0), tag: tag)
@@ -30,9 +30,9 @@ struct SchedulingTests {
         #expect(harness.events.count == 3)
     }
 
-    @Test("queue flavor: the next read is dequeued at once")
+    @Test("GCD semantics: the next read is dequeued at once")
     func queueNextAtOnce() {
-        let harness = EngineHarness(flavor: .queue)
+        let harness = EngineHarness(semantics: .gcd)
         harness.feed("a\nb\nc\n")
         for tag in 1...3 {
             harness.read(.separator(bytes("\n"), maxLength: 0), tag: tag)
