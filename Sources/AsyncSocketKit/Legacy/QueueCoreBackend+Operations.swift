@@ -51,7 +51,10 @@ extension QueueCoreBackend {
         // through the child: a delivery finding no loop would be dropped, and a probe lost so would
         // leave a peer's early close unreported for good. Until the child's own loop is known they
         // go to this one, and follow the child from there.
-        childBackend.target.withLock { $0 = (EventRunLoop.current, modes) }
+        childBackend.retarget {
+            $0.loop = EventRunLoop.current
+            $0.modes = modes
+        }
         childBackend.adopt(childQueue)
         delegate.onSocket(owner, didAcceptNewSocket: child!)
         guard childBackend.queue != nil else {
@@ -183,11 +186,11 @@ extension QueueCoreBackend {
     // MARK: Reads, writes, TLS
 
     func read(_ request: ReadRequest) {
-        queue?.enqueue(request)
+        queue?.legacyRead(request)
     }
 
     func write(_ data: Data, timeout: TimeInterval, tag: Int) {
-        queue?.write(data, withTimeout: timeout, tag: tag)
+        queue?.legacyWrite(data, timeout: timeout, tag: tag)
     }
 
     func startTLS(_ settings: Any) {
@@ -306,7 +309,7 @@ extension QueueCoreBackend {
         guard !newModes.isEmpty else { return false }
         guard newModes != modes else { return true }
         modes = newModes
-        target.withLock { $0.modes = newModes }
+        retarget { $0.modes = newModes }
         closeWatch?.setModes(newModes)
         presence?.setModes(newModes)
         return true

@@ -41,8 +41,9 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// return at once (the original's CFStreams stayed scheduled on the loop while open).
     var presence: RunLoopTimer?
     var modes: [RunLoopMode] = [.default]
-    /// Where callbacks go: read by the bridge's queue, written on the loop thread.
-    let target = Lock<(loop: EventRunLoop?, modes: [RunLoopMode])>((nil, [.default]))
+    /// Where callbacks go, and the batch on its way there: read by the socket and bridge queues,
+    /// written on the loop thread.
+    let target = Lock(DeliveryTarget())
 
     init(resolver: HostResolver?, logger: Logger?, preBuffering: Bool) {
         customResolver = resolver
@@ -54,7 +55,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
 
     var loop: EventRunLoop? {
         get { target.withLock { $0.loop } }
-        set { target.withLock { $0.loop = newValue } }
+        set { retarget { $0.loop = newValue } }
     }
 
     // MARK: The QueueSocket and its bridge
@@ -76,24 +77,49 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     func adopt(_ socket: QueueSocket) {
         epoch += 1
         let bridge = QueueCoreBridge(backend: self, epoch: epoch)
-        socket.adoptLegacySemantics(preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
-        socket.synchronouslySetDelegate(bridge, delegateQueue: bridge.queue)
+        socket.adoptLegacySemantics(
+            preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket), bridge: bridge)
         bridge.serve(socket)
         self.bridge = bridge
         queue = socket
     }
 
-    /// Runs `body` on the socket's loop, in its modes, if `epoch` is still current there.
+    /// Runs `body` on the socket's loop, in its modes, if `epoch` is still current there. Deliveries
+    /// travel in batches: the first of a batch queues one perform on the loop, the ones that come
+    /// before it runs join it (one wake-up of the loop per batch, not per callback), in order.
     func deliver(epoch: Int, _ body: @escaping (QueueCoreBackend) -> Void) {
-        let (loop, modes) = target.withLock { ($0.loop, $0.modes) }
-        guard let loop else { return }
-        let box = DeliveryBox(body: body)
-        loop.perform(inModes: modes) { [self] in
-            guard epoch == self.epoch else { return }
-            if let current = self.loop, !current.isCurrent {
+        let (loop, modes, first) = target.withLock { target -> (EventRunLoop?, [RunLoopMode], Bool) in
+            guard target.loop != nil else { return (nil, target.modes, false) }
+            target.batch.append(DeliveryBox(epoch: epoch, body: body))
+            return (target.loop, target.modes, target.batch.count == 1)
+        }
+        guard let loop, first else { return }
+        loop.perform(inModes: modes) { [self] in runBatch() }
+    }
+
+    /// Changes where callbacks go. A batch already on its way may wait in a loop or modes no longer
+    /// run: it is sent again to the new target (running it twice runs each delivery once).
+    func retarget(_ change: (inout DeliveryTarget) -> Void) {
+        let (loop, modes, pending) = target.withLock { target -> (EventRunLoop?, [RunLoopMode], Bool) in
+            change(&target)
+            return (target.loop, target.modes, !target.batch.isEmpty)
+        }
+        guard let loop, pending else { return }
+        loop.perform(inModes: modes) { [self] in runBatch() }
+    }
+
+    /// Runs the deliveries queued so far; ones queued while it runs form the next batch.
+    private func runBatch() {
+        let batch = target.withLock { target -> [DeliveryBox] in
+            defer { target.batch.removeAll(keepingCapacity: true) }
+            return target.batch
+        }
+        for box in batch {
+            guard box.epoch == epoch else { continue }
+            if let current = loop, !current.isCurrent {
                 // Moved meanwhile: follow the socket to its new loop.
-                deliver(epoch: epoch, box.body)
-                return
+                deliver(epoch: box.epoch, box.body)
+                continue
             }
             box.body(self)
         }
@@ -168,9 +194,17 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     }
 }
 
-/// A callback carried to the loop (used there only).
+/// A callback carried to the loop (its body runs there only).
 struct DeliveryBox: @unchecked Sendable {
+    let epoch: Int
     let body: (QueueCoreBackend) -> Void
+}
+
+/// The loop and modes callbacks go to, and the callbacks queued for the next batch.
+struct DeliveryTarget {
+    var loop: EventRunLoop?
+    var modes: [RunLoopMode] = [.default]
+    var batch: [DeliveryBox] = []
 }
 
 /// A question carried to the loop (used there only).

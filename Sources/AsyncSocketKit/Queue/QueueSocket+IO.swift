@@ -350,7 +350,7 @@ extension QueueSocket: ByteTransport {
         guard let query = engine.readTimeoutQuery else { return }
         readsPaused = true
         let index = stateIndex
-        notify { [self] delegate in
+        ask { [self] delegate in
             let answer = delegate.socket(
                 self, shouldTimeoutReadWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone)
             async { [self] in applyReadTimeoutAnswer(answer, stateIndex: index) }
@@ -430,7 +430,7 @@ extension QueueSocket: ByteTransport {
         guard let query = engine.writeTimeoutQuery else { return }
         writesPaused = true
         let index = stateIndex
-        notify { [self] delegate in
+        ask { [self] delegate in
             let answer = delegate.socket(
                 self, shouldTimeoutWriteWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone)
             async { [self] in applyWriteTimeoutAnswer(answer, stateIndex: index) }

@@ -11,11 +11,44 @@ extension QueueSocket {
     /// Switches the socket to legacy semantics (before it starts). `peerEndedProbe` carries an
     /// end-of-stream probe (its argument) to the loop, where it must call
     /// ``legacyProbeReturned(stateIndex:)``; it is called on the delegate queue.
-    func adoptLegacySemantics(preBuffering: Bool, peerEndedProbe: @escaping @Sendable (Int) -> Void) {
+    /// `bridge`, when given, becomes the delegate (on its queue) in the same step, so no callback
+    /// takes the old path after it and overtakes one sent before.
+    func adoptLegacySemantics(
+        preBuffering: Bool, peerEndedProbe: @escaping @Sendable (Int) -> Void, bridge: QueueCoreBridge? = nil
+    ) {
         sync {
+            if let bridge {
+                storedDelegate = bridge
+                storedDelegateQueue = bridge.queue
+            }
             legacySemantics = true
+            legacyInlineCallbacks = true
             legacyPeerEndedProbe = peerEndedProbe
             engine.configuration.prebuffering = preBuffering
+        }
+    }
+
+    /// Queues a read from the legacy socket's loop and runs the dequeue it leads to before returning,
+    /// on the calling thread when the socket queue is idle (no thread hop per read). Its callbacks
+    /// still reach the legacy delegate on a later pass of the loop, never inside this call.
+    func legacyRead(_ request: ReadRequest) {
+        sync {
+            guard started else { return debug("read dropped: the socket is not started") }
+            if let rejection = engine.enqueueRead(request) {
+                return debug("read ignored: \(rejection)")
+            }
+            maybeDequeueRead()
+        }
+    }
+
+    /// Queues a write from the legacy socket's loop, as ``legacyRead(_:)`` does a read.
+    func legacyWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
+        sync {
+            guard started else { return debug("write dropped: the socket is not started") }
+            if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
+                return debug("write ignored: \(rejection)")
+            }
+            maybeDequeueWrite()
         }
     }
 
@@ -110,7 +143,11 @@ extension QueueSocket {
         }
         legacyProbeMark = legacyCallbacksSent
         let index = stateIndex
-        queue.async { probe(index) }
+        if legacyInlineCallbacks {
+            probe(index)
+        } else {
+            queue.async { probe(index) }
+        }
     }
 
     /// The probe is back from the loop (after the callbacks sent before it, and after the reads those

@@ -83,6 +83,10 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// travelling and the callback count when it left.
     var legacyPeerEndedProbe: (@Sendable (Int) -> Void)?
     var legacyCallbacksSent = 0
+    /// Legacy semantics: callbacks are handed to the delegate (the queue-core bridge, which only
+    /// queues them for the loop and never blocks) on the socket queue, without a hop to the delegate
+    /// queue. Questions that wait for an answer still go through the delegate queue.
+    var legacyInlineCallbacks = false
     var legacyProbeMark: Int?
     /// The loop's close watch saw the peer's FIN (legacy semantics).
     var legacyPeerFinished = false
@@ -221,6 +225,17 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// Dispatches `body` to the delegate queue with the delegate as it is now (GCD captures it
     /// strongly at the time of dispatch); skipped without a delegate or a queue.
     func notify(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
+        guard let delegate = storedDelegate, storedDelegateQueue != nil else { return }
+        guard legacyInlineCallbacks else {
+            return ask(body)
+        }
+        legacyCallbacksSent &+= 1
+        body(delegate)
+    }
+
+    /// Dispatches `body` to the delegate queue whatever the semantics (a question whose answer the
+    /// delegate may have to wait for).
+    func ask(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
         guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
         legacyCallbacksSent &+= 1
         let box = DelegateBox(delegate)
