@@ -207,6 +207,20 @@ extension QueueCoreBackend {
         body(delegate, owner)
     }
 
+    /// One of the frequent callbacks, as the legacy delegate sees it.
+    func report(_ callback: Delivery.Callback) {
+        guard started, let owner, let delegate else { return }
+        switch callback {
+        case .didRead(let data, let tag): delegate.onSocket(owner, didRead: data, withTag: tag)
+        case .didReadPartial(let length, let tag):
+            delegate.onSocket(owner, didReadPartialDataOfLength: length, tag: tag)
+        case .didWrite(let tag): delegate.onSocket(owner, didWriteDataWithTag: tag)
+        case .didWritePartial(let length, let tag):
+            delegate.onSocket(owner, didWritePartialDataOfLength: length, tag: tag)
+        case .didSecure: delegate.onSocketDidSecure(owner)
+        }
+    }
+
     // MARK: Closing (2.6, 2.7)
 
     func disconnect() {

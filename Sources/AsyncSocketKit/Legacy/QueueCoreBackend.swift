@@ -88,13 +88,41 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// travel in batches: the first of a batch queues one perform on the loop, the ones that come
     /// before it runs join it (one wake-up of the loop per batch, not per callback), in order.
     func deliver(epoch: Int, _ body: @escaping (QueueCoreBackend) -> Void) {
+        deliver(epoch: epoch, .call(body))
+    }
+
+    /// Delivers one of the frequent callbacks (no closure made for it).
+    func deliver(epoch: Int, _ callback: Delivery.Callback) {
+        deliver(epoch: epoch, .callback(callback))
+    }
+
+    private func deliver(epoch: Int, _ delivery: Delivery) {
         let (loop, modes, first) = target.withLock { target -> (EventRunLoop?, [RunLoopMode], Bool) in
             guard target.loop != nil else { return (nil, target.modes, false) }
-            target.batch.append(DeliveryBox(epoch: epoch, body: body))
+            target.batch.append(DeliveryBox(epoch: epoch, delivery: delivery))
             return (target.loop, target.modes, target.batch.count == 1)
         }
         guard let loop, first else { return }
-        loop.perform(inModes: modes) { [self] in runBatch() }
+        sendBatch(to: loop, modes: modes)
+    }
+
+    /// Queues a run of the batch on `loop`: from the loop's own thread with the item this backend
+    /// keeps for it (no allocation per batch), from elsewhere with a cross-thread perform.
+    private func sendBatch(to loop: EventRunLoop, modes: [RunLoopMode]) {
+        guard loop.isCurrent else {
+            loop.perform(inModes: modes) { [self] in runBatch() }
+            return
+        }
+        let item = target.withLock { target -> PerformItem in
+            if let kept = target.batchItem, kept.loop === loop {
+                kept.item.modes = modes
+                return kept.item
+            }
+            let item = PerformItem(modes: modes) { [weak self] in self?.runBatch() }
+            target.batchItem = (loop, item)
+            return item
+        }
+        loop.schedule(item)
     }
 
     /// Changes where callbacks go. A batch already on its way may wait in a loop or modes no longer
@@ -105,7 +133,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
             return (target.loop, target.modes, !target.batch.isEmpty)
         }
         guard let loop, pending else { return }
-        loop.perform(inModes: modes) { [self] in runBatch() }
+        sendBatch(to: loop, modes: modes)
     }
 
     /// Runs the deliveries queued so far; ones queued while it runs form the next batch.
@@ -118,10 +146,13 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
             guard box.epoch == epoch else { continue }
             if let current = loop, !current.isCurrent {
                 // Moved meanwhile: follow the socket to its new loop.
-                deliver(epoch: box.epoch, box.body)
+                deliver(epoch: box.epoch, box.delivery)
                 continue
             }
-            box.body(self)
+            switch box.delivery {
+            case .call(let body): body(self)
+            case .callback(let callback): report(callback)
+            }
         }
     }
 
@@ -194,10 +225,25 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     }
 }
 
-/// A callback carried to the loop (its body runs there only).
+/// What is carried to the loop: a frequent callback as a value, anything else as a closure.
+enum Delivery {
+    case callback(Callback)
+    case call((QueueCoreBackend) -> Void)
+
+    enum Callback {
+        case didRead(Data, tag: Int)
+        case didReadPartial(Int, tag: Int)
+        case didWrite(tag: Int)
+        case didWritePartial(Int, tag: Int)
+        case didSecure
+    }
+}
+
+/// A delivery on its way to the loop, with the epoch of the QueueSocket it came from.
+// @unchecked Sendable: a closure in it is run on the loop only, by the batch that carries it.
 struct DeliveryBox: @unchecked Sendable {
     let epoch: Int
-    let body: (QueueCoreBackend) -> Void
+    let delivery: Delivery
 }
 
 /// The loop and modes callbacks go to, and the callbacks queued for the next batch.
@@ -205,6 +251,9 @@ struct DeliveryTarget {
     var loop: EventRunLoop?
     var modes: [RunLoopMode] = [.default]
     var batch: [DeliveryBox] = []
+    /// The item that runs batches from the loop's own thread, and the loop it is for (scheduled
+    /// only on that loop's thread).
+    var batchItem: (loop: EventRunLoop, item: PerformItem)?
 }
 
 /// A question carried to the loop (used there only).

@@ -59,26 +59,19 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     }
 
     func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {
-        deliver { $0.report { delegate, owner in delegate.onSocket(owner, didRead: data, withTag: tag) } }
+        backend?.deliver(epoch: epoch, .didRead(data, tag: tag))
     }
 
     func socket(_ sock: QueueSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {
-        deliver {
-            $0.report { delegate, owner in delegate.onSocket(owner, didReadPartialDataOfLength: partialLength, tag: tag)
-            }
-        }
+        backend?.deliver(epoch: epoch, .didReadPartial(partialLength, tag: tag))
     }
 
     func socket(_ sock: QueueSocket, didWriteDataWithTag tag: Int) {
-        deliver { $0.report { delegate, owner in delegate.onSocket(owner, didWriteDataWithTag: tag) } }
+        backend?.deliver(epoch: epoch, .didWrite(tag: tag))
     }
 
     func socket(_ sock: QueueSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {
-        deliver {
-            $0.report { delegate, owner in
-                delegate.onSocket(owner, didWritePartialDataOfLength: partialLength, tag: tag)
-            }
-        }
+        backend?.deliver(epoch: epoch, .didWritePartial(partialLength, tag: tag))
     }
 
     func socket(_ sock: QueueSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int)
@@ -100,7 +93,7 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     }
 
     func socketDidSecure(_ sock: QueueSocket) {
-        deliver { $0.report { delegate, owner in delegate.onSocketDidSecure(owner) } }
+        backend?.deliver(epoch: epoch, .didSecure)
     }
 
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {

@@ -29,12 +29,14 @@ extension QueueSocket {
     }
 
     /// Moves handshake bytes until the handshake needs more, completes, fails or waits for trust.
+    /// (No local reference to the transport outlives the step: a failed handshake's close frees the
+    /// OpenSSL state before the delegate hears of the close.)
     func continueHandshake() {
-        guard let tls, tlsHandshaking else { return }
-        switch tls.handshakeStep() {
+        guard tlsHandshaking, let step = tls?.handshakeStep() else { return }
+        switch step {
         case .needsMoreCiphertext:
             resumeReadSource()
-            if tls.hasPendingCiphertext {
+            if tls?.hasPendingCiphertext == true {
                 resumeWriteSource()
             }
         case .trustDecisionNeeded(let chain):
@@ -43,7 +45,7 @@ extension QueueSocket {
             tlsHandshaking = false
             isSecureFlag = true
             engine.completeTLS()
-            if tls.hasPendingCiphertext {
+            if tls?.hasPendingCiphertext == true {
                 resumeWriteSource()
             }
             notify { [self] in $0.socketDidSecure(self) }
@@ -68,8 +70,11 @@ extension QueueSocket {
             }
             guard first, let self else { return }
             async { [self] in
-                guard index == stateIndex, tlsHandshaking, let tls else { return }
-                tls.engine.resolveTrust(accepted: accepted)
+                // No local reference to the TLS transport: a refused handshake closes the socket, and
+                // its OpenSSL state must go with the close (before the delegate hears of it), not when
+                // this block ends.
+                guard index == stateIndex, tlsHandshaking, tls != nil else { return }
+                tls?.engine.resolveTrust(accepted: accepted)
                 continueHandshake()
             }
         }

@@ -102,7 +102,11 @@ struct QueueSocketPortMembersTests {
         recorder.name(client!, "client")
         try client!.connect(toHost: "127.0.0.1", onPort: listener.port, withTimeout: 10)
         let peer = try #require(listener.accept())
-        #expect(recorder.wait { client!.isConnected })
+        // The connect callback has arrived (isConnected turns true on the socket queue before it).
+        #expect(
+            recorder.wait {
+                recorder.events("client").contains { if case .connected = $0 { true } else { false } }
+            })
         var server: QueueSocket? = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
         recorder.name(server!, "server")
         try server!.accept(onInterface: "127.0.0.1", port: 0)

@@ -64,8 +64,14 @@ struct RunResultTests {
             #expect(loop.run(mode: .default, timeout: 5) == .stopped)
             let stopper = EventRunLoopThread(name: "stopper")
             let target = loop
+            let runner = try #require(currentThreadStatPath())
+            // The stopper waits until this thread sleeps (blocked in the run's poll, since nothing
+            // else is due for an hour), 5 s at most, then stops the loop from its own thread.
             stopper.loop.perform {
-                usleep(50_000)
+                let deadline = Date(timeIntervalSinceNow: 5)
+                while !threadIsSleeping(runner) && Date() < deadline {
+                    sched_yield()
+                }
                 target.stop()
             }
             let start = now()
@@ -90,4 +96,20 @@ struct RunResultTests {
             keep.invalidate()
         }
     }
+}
+
+/// The /proc stat file of the calling thread (`/proc/thread-self` names it as `PID/task/TID`).
+private func currentThreadStatPath() -> String? {
+    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self") else {
+        return nil
+    }
+    return "/proc/\(target)/stat"
+}
+
+/// Whether the thread whose stat file is `path` is asleep (state S: blocked in a system call).
+private func threadIsSleeping(_ path: String) -> Bool {
+    guard let stat = try? String(contentsOfFile: path, encoding: .utf8),
+        let end = stat.lastIndex(of: ")")
+    else { return false }
+    return stat[stat.index(after: end)...].split(separator: " ").first == "S"
 }
