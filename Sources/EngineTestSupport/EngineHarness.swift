@@ -283,8 +283,10 @@ package final class EngineHarness {
             return
         case .endOfStream:
             peerEnded()
-        case .close(let failure):
-            close(.failure(failure))
+        case .readMaxedOut:
+            close(.failure(.readMaxedOut))
+        case .transportFailed(let code):
+            close(.failure(.transport(code)))
         }
     }
 

@@ -14,8 +14,10 @@ package enum ReadFollowUp: Equatable, Sendable {
     case waitForReadable
     /// The peer's data ended with the read unfinished: apply ``EndOfStreamRule``.
     case endOfStream
-    /// Close with this failure (`readMaxedOut` or a transport error).
-    case close(TransportFailure)
+    /// A read to a separator reached its maximum length: close with `readMaxedOut`.
+    case readMaxedOut
+    /// Close with the transport's error (an errno, or < 0 for a TLS failure).
+    case transportFailed(Int32)
 }
 
 /// What follows a write pass, once its callbacks are delivered.
@@ -49,7 +51,8 @@ extension SocketEngine {
     package func followUp(after result: ReadPassResult, peerEnded: Bool = false) -> ReadFollowUp {
         switch result.failure {
         case .endOfStream?: return .endOfStream
-        case let failure?: return .close(failure)
+        case .readMaxedOut?: return .readMaxedOut
+        case .transport(let code)?: return .transportFailed(code)
         case nil: break
         }
         if result.completed != nil {

@@ -174,8 +174,10 @@ extension NativeSocketBackend: ByteTransport {
             return
         case .endOfStream:
             peerEnded()
-        case .close(let failure):
-            closeWithError(error(for: failure))
+        case .readMaxedOut:
+            closeWithError(error(for: .readMaxedOut))
+        case .transportFailed(let code):
+            closeWithError(error(for: .transport(code)))
         }
     }
 

@@ -295,16 +295,14 @@ extension QueueSocket: ByteTransport {
             return
         case .endOfStream:
             doReadEOF()
-        case .close(.readMaxedOut):
+        case .readMaxedOut:
             closeWithError(QueueSocketError(.readMaxedOut))
-        case .close(.transport(let code)):
+        case .transportFailed(let code):
             if code < 0, let error = tls?.lastError {
                 closeWithError(error)
             } else {
                 closeWithError(SystemError.posix(code, "read"))
             }
-        case .close(.endOfStream):
-            doReadEOF()
         case .waitForReadable:
             if legacyReadsToEnd {
                 bytesAvailable = 1

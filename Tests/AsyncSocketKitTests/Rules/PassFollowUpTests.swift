@@ -47,12 +47,15 @@ struct PassFollowUpTests {
 
     @Test("failures win over everything, in every state", arguments: State.allCases)
     func failures(state: State) {
-        for failure in [TransportFailure.readMaxedOut, .transport(104)] {
-            #expect(state.engine().followUp(after: Self.completedRead(failure: failure)) == .close(failure))
+        let cases: [(TransportFailure, ReadFollowUp)] = [
+            (.readMaxedOut, .readMaxedOut), (.transport(104), .transportFailed(104)),
+        ]
+        for (failure, expected) in cases {
+            #expect(state.engine().followUp(after: Self.completedRead(failure: failure)) == expected)
             var unfinished = ReadPassResult()
             unfinished.failure = failure
             unfinished.partialLength = 3
-            #expect(state.engine().followUp(after: unfinished) == .close(failure))
+            #expect(state.engine().followUp(after: unfinished) == expected)
         }
         var ended = ReadPassResult()
         ended.failure = .endOfStream
