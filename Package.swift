@@ -86,15 +86,58 @@ let package = Package(
                 name: name, dependencies: ["AsyncSocketKit"], path: "Examples/\(name)", exclude: ["README.md"])
         }
         + [
-            .testTarget(
-                name: "AsyncSocketKitTests",
+            // Helpers and fixtures the test targets share (recorders, raw peers, the socket auditor,
+            // TLS fixtures); its API is `package`, for the test targets of this package only.
+            .target(
+                name: "SocketTestSupport",
                 dependencies: [
-                    "AsyncSocketKit", "AsyncSocketCore", "CAsyncSocketShims", "AsyncSocketCommand", "MigrationExample",
-                    "MigrationScanner", "MigrationTesting", "EngineTestSupport", "FuzzTargets",
+                    "AsyncSocketKit", "AsyncSocketCore", "CAsyncSocketShims",
+                    .product(name: "Logging", package: "swift-log"),
+                ],
+                path: "Tests/SocketTestSupport"
+            ),
+            // The I/O-free engine and rules: the harness, the property test, fuzz-corpus replay.
+            .testTarget(
+                name: "RulesTests",
+                dependencies: ["AsyncSocketCore", "EngineTestSupport", "FuzzTargets", "SocketTestSupport"]
+            ),
+            .testTarget(
+                name: "RunLoopTests",
+                dependencies: ["AsyncSocketKit", "SocketTestSupport"]
+            ),
+            // Both socket faces over real descriptors: legacy and queue sockets, delegates, lookups,
+            // bad input, error descriptions.
+            .testTarget(
+                name: "SocketTests",
+                dependencies: [
+                    "AsyncSocketKit", "AsyncSocketCore", "CLibevent", "COpenSSL", "SocketTestSupport",
                 ]
+            ),
+            .testTarget(
+                name: "TLSTests",
+                dependencies: [
+                    "AsyncSocketKit", "AsyncSocketCore", "SocketTestSupport",
+                    .product(name: "Logging", package: "swift-log"),
+                ]
+            ),
+            .testTarget(
+                name: "MigrationTests",
+                dependencies: [
+                    "AsyncSocketKit", "MigrationScanner", "MigrationTesting", "MigrationExample", "SocketTestSupport",
+                    // Built first, so the migrate-scan test can run the asyncsocket program.
+                    "AsyncSocketCommand",
+                ]
+            ),
+            .testTarget(
+                name: "LoadFaultTests",
+                dependencies: ["AsyncSocketKit", "SocketTestSupport"]
+            ),
+            .testTarget(
+                name: "ProgramTests",
+                dependencies: ["SocketTestSupport"]
                     // Built first, so the tests in Examples/ and Command/ can run them.
-                    + examples.map { .target(name: $0) }
-            )
+                    + ["AsyncSocketCommand"] + examples.map { .target(name: $0) }
+            ),
         ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,206 @@
+import AsyncSocketKit
+import Foundation
+
+/// A `RunLoopSocketDelegate` that records every callback, in order, with the socket's label, and
+/// lets a test script the answers. Used on one loop thread (or, for accepted sockets moved to a
+/// worker loop, with `lock` around the trace). Every callback also goes past ``auditor``, which
+/// reports a broken socket invariant (a callback after the final disconnect, a second final
+/// disconnect, a descriptor left open) as a test issue.
+package final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
+    package enum Event: Equatable, CustomStringConvertible {
+        case willDisconnect(domain: String?, code: Int?)
+        case didDisconnect
+        case didAccept(String)
+        case wantsRunLoop(String)
+        case willConnect
+        case connected(host: String, port: UInt16)
+        case read(Data, tag: Int)
+        case partialRead(Int, tag: Int)
+        case wrote(tag: Int)
+        case partialWrite(Int, tag: Int)
+        case readTimeout(tag: Int, elapsed: TimeInterval, bytesDone: Int)
+        case writeTimeout(tag: Int, elapsed: TimeInterval, bytesDone: Int)
+        case secured
+
+        package var description: String {
+            switch self {
+            case .willDisconnect(let domain, let code):
+                return "willDisconnect(\(domain ?? "nil") \(code.map(String.init) ?? ""))"
+            case .didDisconnect: return "didDisconnect"
+            case .didAccept(let child): return "didAccept(\(child))"
+            case .wantsRunLoop(let child): return "wantsRunLoop(\(child))"
+            case .willConnect: return "willConnect"
+            case .connected(let host, let port): return "connected(\(host):\(port))"
+            case .read(let data, let tag):
+                return "read(\(String(decoding: data, as: UTF8.self).debugDescription), \(tag))"
+            case .partialRead(let n, let tag): return "partialRead(\(n), \(tag))"
+            case .wrote(let tag): return "wrote(\(tag))"
+            case .partialWrite(let n, let tag): return "partialWrite(\(n), \(tag))"
+            case .readTimeout(let tag, let elapsed, let done): return "readTimeout(\(tag), \(elapsed), \(done))"
+            case .writeTimeout(let tag, let elapsed, let done): return "writeTimeout(\(tag), \(elapsed), \(done))"
+            case .secured: return "secured"
+            }
+        }
+    }
+
+    package struct Entry: CustomStringConvertible {
+        package let socket: String
+        package let event: Event
+        package let thread: pthread_t
+        package var description: String { "\(socket) \(event)" }
+    }
+
+    /// Checks the socket invariants over every callback recorded here.
+    package let auditor = SocketAuditor()
+    private let lock = NSLock()
+    private var names: [ObjectIdentifier: String] = [:]
+    private var entries: [Entry] = []
+    private var childCount = 0
+    /// Accepted sockets, kept alive (unless `keepsAccepted` is false).
+    private var acceptedSockets: [RunLoopSocket] = []
+    /// The accepted sockets kept alive (unless `keepsAccepted` is false).
+    package var accepted: [RunLoopSocket] { lock.withLock { acceptedSockets } }
+    package var keepsAccepted = true
+    package var willConnectAnswer = true
+    package var childWillConnectAnswer = true
+    package var runLoopForNewSocket: EventRunLoop?
+    package var readTimeoutAnswers: [TimeInterval] = []
+    package var writeTimeoutAnswers: [TimeInterval] = []
+    /// `unreadData()` as seen inside each willDisconnect, by socket label.
+    package private(set) var unread: [String: Data] = [:]
+    package var onConnect: ((RunLoopSocket) -> Void)?
+    package var onRead: ((RunLoopSocket, Data, Int) -> Void)?
+    package var onWrite: ((RunLoopSocket, Int) -> Void)?
+    package var onDisconnect: ((RunLoopSocket) -> Void)?
+    package var onWillDisconnect: ((RunLoopSocket) -> Void)?
+    package var onWillConnect: ((RunLoopSocket) -> Void)?
+    package var onAccept: ((RunLoopSocket, RunLoopSocket) -> Void)?
+
+    package init() {}
+
+    package func name(_ socket: RunLoopSocket, _ label: String) {
+        lock.withLock { names[ObjectIdentifier(socket)] = label }
+    }
+
+    package func label(_ socket: RunLoopSocket) -> String {
+        lock.withLock { names[ObjectIdentifier(socket)] ?? "?" }
+    }
+
+    private func record(_ socket: RunLoopSocket, _ event: Event) {
+        let label = label(socket)
+        auditor.observe(socket, label: label, event.auditObservation)
+        lock.withLock { entries.append(Entry(socket: label, event: event, thread: pthread_self())) }
+    }
+
+    /// The trace so far.
+    package var trace: [Entry] {
+        auditor.reportIfInTest()
+        return lock.withLock { entries }
+    }
+
+    /// The events of one socket.
+    package func events(_ label: String) -> [Event] {
+        trace.filter { $0.socket == label }.map(\.event)
+    }
+
+    package func contains(_ label: String, _ event: Event) -> Bool {
+        events(label).contains(event)
+    }
+
+    package func onSocket(_ sock: RunLoopSocket, willDisconnectWithError error: (any Error)?) {
+        let ns = error.map { $0 as NSError }
+        record(sock, .willDisconnect(domain: ns?.domain, code: ns?.code))
+        let data = sock.unreadData()
+        if let data { auditor.delivered(data, to: sock, label: label(sock)) }
+        lock.withLock { unread[names[ObjectIdentifier(sock)] ?? "?"] = data }
+        onWillDisconnect?(sock)
+    }
+
+    package func onSocketDidDisconnect(_ sock: RunLoopSocket) {
+        record(sock, .didDisconnect)
+        onDisconnect?(sock)
+    }
+
+    package func onSocket(_ sock: RunLoopSocket, didAcceptNewSocket newSocket: RunLoopSocket) {
+        let child = lock.withLock { () -> String in
+            childCount += 1
+            let child = "child\(childCount)"
+            names[ObjectIdentifier(newSocket)] = child
+            if keepsAccepted { acceptedSockets.append(newSocket) }
+            return child
+        }
+        for fd in [sock.socket4FD, sock.socket6FD] {
+            auditor.track(fd, of: sock, label: label(sock))
+        }
+        auditor.track(newSocket.socketFD, of: newSocket, label: child)
+        record(sock, .didAccept(child))
+        onAccept?(sock, newSocket)
+    }
+
+    package func onSocket(_ sock: RunLoopSocket, wantsRunLoopForNewSocket newSocket: RunLoopSocket) -> EventRunLoop? {
+        record(sock, .wantsRunLoop(label(newSocket)))
+        return runLoopForNewSocket
+    }
+
+    package func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool {
+        record(sock, .willConnect)
+        auditor.track(sock.socketFD, of: sock, label: label(sock))
+        onWillConnect?(sock)
+        return label(sock).hasPrefix("child") ? childWillConnectAnswer : willConnectAnswer
+    }
+
+    package func onSocket(_ sock: RunLoopSocket, didConnectToHost host: String, port: UInt16) {
+        record(sock, .connected(host: host, port: port))
+        auditor.track(sock.socketFD, of: sock, label: label(sock))
+        onConnect?(sock)
+    }
+
+    package func onSocket(_ sock: RunLoopSocket, didRead data: Data, withTag tag: Int) {
+        record(sock, .read(Data(data), tag: tag))
+        auditor.delivered(data, to: sock, label: label(sock))
+        onRead?(sock, data, tag)
+    }
+
+    package func onSocket(_ sock: RunLoopSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {
+        record(sock, .partialRead(partialLength, tag: tag))
+    }
+
+    package func onSocket(_ sock: RunLoopSocket, didWriteDataWithTag tag: Int) {
+        record(sock, .wrote(tag: tag))
+        onWrite?(sock, tag)
+    }
+
+    package func onSocket(_ sock: RunLoopSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {
+        record(sock, .partialWrite(partialLength, tag: tag))
+    }
+
+    package func onSocket(
+        _ sock: RunLoopSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval {
+        record(sock, .readTimeout(tag: tag, elapsed: elapsed, bytesDone: length))
+        return lock.withLock { readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst() }
+    }
+
+    package func onSocket(
+        _ sock: RunLoopSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
+    ) -> TimeInterval {
+        record(sock, .writeTimeout(tag: tag, elapsed: elapsed, bytesDone: length))
+        return lock.withLock { writeTimeoutAnswers.isEmpty ? 0 : writeTimeoutAnswers.removeFirst() }
+    }
+
+    package func onSocketDidSecure(_ sock: RunLoopSocket) {
+        record(sock, .secured)
+    }
+}
+
+extension Recorder.Event {
+    /// What the callback means for the socket invariants.
+    package var auditObservation: SocketAuditor.Observation {
+        switch self {
+        case .willConnect: return .opening
+        case .willDisconnect: return .errorClose
+        case .didDisconnect: return .finalDisconnect
+        default: return .callback(description)
+        }
+    }
+}
