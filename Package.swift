@@ -103,7 +103,7 @@ let package = Package(
             ),
             .testTarget(
                 name: "RunLoopTests",
-                dependencies: ["AsyncSocketKit", "SocketTestSupport"]
+                dependencies: ["AsyncSocketKit", "AsyncSocketCore", "SocketTestSupport"]
             ),
             // Both socket faces over real descriptors: legacy and queue sockets, delegates, lookups,
             // bad input, error descriptions.

@@ -1,7 +1,7 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 import SocketTestSupport
-import Synchronization
 import Testing
 
 @Suite("EventRunLoop cross-thread perform")
@@ -27,7 +27,7 @@ struct CrossThreadPerformTests {
             }
         }
         #expect(done.wait(timeout: .now() + 60) == .success)
-        let snapshot = Mutex<[[Int]]>([])
+        let snapshot = Lock<[[Int]]>([])
         let copied = DispatchSemaphore(value: 0)
         loop.perform {
             snapshot.withLock { $0 = received.value }
@@ -47,7 +47,7 @@ struct CrossThreadPerformTests {
             let loop = EventRunLoop.current
             let keep = loop.addTimer(after: 3600) { _ in }
             defer { keep.invalidate() }
-            let postedAt = Mutex<TimeInterval>(0)
+            let postedAt = Lock<TimeInterval>(0)
             let ranAt = Ref<TimeInterval>(0)
             let poster = EventRunLoopThread(name: "poster")
             defer { poster.terminate() }
@@ -67,7 +67,7 @@ struct CrossThreadPerformTests {
     @Test("blocks posted to a loop whose thread ended are dropped without harm")
     func postToEndedLoop() async throws {
         let loop = try await onNewThread { EventRunLoop.current }
-        let ran = Mutex(false)
+        let ran = Lock(false)
         loop.perform { ran.withLock { $0 = true } }
         loop.stop()
         #expect(ran.withLock { $0 } == false)

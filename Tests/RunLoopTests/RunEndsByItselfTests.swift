@@ -1,7 +1,7 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 import SocketTestSupport
-import Synchronization
 import Testing
 
 // The README's pattern — connect, then `EventRunLoop.current.run()` with no `stop()` — must end by
@@ -39,7 +39,7 @@ enum RunStyle: String, CaseIterable, CustomStringConvertible, Sendable {
 /// broken loop fails the test instead of hanging it).
 func runReturnsByItself(_ style: RunStyle = .run, within seconds: TimeInterval = 10) -> Bool {
     let loop = EventRunLoop.current
-    let state = Mutex<(returned: Bool, stopped: Bool)>((false, false))
+    let state = Lock<(returned: Bool, stopped: Bool)>((false, false))
     let watchdog = DispatchWorkItem {
         state.withLock { state in
             guard !state.returned else { return }

@@ -1,7 +1,7 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 import SocketTestSupport
-import Synchronization
 import Testing
 
 @Suite("EventRunLoop.run(until:): runUntilDate:, waiting through an empty mode")
@@ -19,7 +19,7 @@ struct RunUntilDateTests {
     func performsAndTimersWhileEmpty() async throws {
         try await onNewThread {
             let loop = EventRunLoop.current
-            let seen = Mutex<[Int]>([])
+            let seen = Lock<[Int]>([])
             let timerFired = Ref(false)
             let poster = Thread {
                 for value in 1...3 {

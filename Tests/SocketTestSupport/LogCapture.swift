@@ -1,6 +1,6 @@
+import AsyncSocketCore
 import Foundation
 import Logging
-import Synchronization
 
 /// A swift-log handler that keeps every line it is given, for tests that check what was logged.
 package final class LogCapture: Sendable {
@@ -11,7 +11,7 @@ package final class LogCapture: Sendable {
         package var description: String { "[\(level)] \(message) \(metadata)" }
     }
 
-    private let stored = Mutex<[Line]>([])
+    private let stored = Lock<[Line]>([])
 
     package init() {}
 

@@ -1,7 +1,6 @@
 import AsyncSocketKit
 import CAsyncSocketShims
 import Foundation
-import Synchronization
 
 /// Runs `body` on a new thread (with its own `EventRunLoop.current`) and returns its result once the
 /// thread has ended, so the thread's loop is freed before the test goes on. The body runs as part of

@@ -2,9 +2,8 @@ import AsyncSocketCore
 import CAsyncSocketShims
 import Foundation
 
-// Accepting (1.6, 2.5): one listener per family, and per connection the original's order —
-// didAcceptNewSocket, wantsRunLoopForNewSocket, onSocketWillConnect (all on the listener's
-// thread), then didConnectToHost on the child's own loop.
+// Accepting: one listener per family, and per connection the original's accept sequence
+// (LegacyAcceptSequence.swift).
 extension NativeSocketBackend {
     func acceptOnInterface(_ interface: String?, port: UInt16) throws {
         try checkCanStart("accept")
@@ -172,33 +171,31 @@ extension NativeSocketBackend {
         childBackend.modes = modes
         childBackend.fd = childFD
         childBackend.peerAddress = SocketOps.peerAddress(childFD)
-        delegate.onSocket(owner, didAcceptNewSocket: child!)
-        guard childBackend.fd >= 0 else {
-            // Disconnected inside didAcceptNewSocket: the sequence ends there, and the child, already
-            // handed to the delegate, reports its close as the original's failed accept path did.
-            delegate.onSocketDidDisconnect(child!)
-            return
-        }
-        childBackend.started = true
-        let childLoop = delegate.onSocket(owner, wantsRunLoopForNewSocket: child!) ?? loop!
-        let accepted = delegate.onSocketWillConnect(child!)
-        // A child that nobody kept would vanish with this function (the original destroyed it and
-        // reported its disconnect): close it now, while it can still be named in the callback.
-        guard accepted, !isKnownUniquelyReferenced(&child) else {
-            childBackend.retainedOwner = child
-            childBackend.disconnect()
-            return
-        }
-        childBackend.retainedOwner = child
-        childBackend.loop = childLoop
-        childLoop.perform(inModes: childBackend.modes) { [childBackend] in
-            childBackend.finishAccept()
-        }
+        LegacyAcceptSequence.run(
+            listener: owner, delegate: delegate, child: &child, backend: childBackend,
+            listenerLoop: loop ?? EventRunLoop.current)
+    }
+}
+
+extension NativeSocketBackend: LegacyAcceptedChild {
+    var closedDuringAccept: Bool { fd < 0 }
+
+    func beginAccept() {
+        started = true
     }
 
-    /// On the child's own loop: register it and report the connection.
-    private func finishAccept() {
-        guard started, fd >= 0, !connected else { return }
-        establishConnection()
+    func refuseAccept(keeping child: RunLoopSocket) {
+        retainedOwner = child
+        disconnect()
+    }
+
+    func finishAccept(on childLoop: EventRunLoop, keeping child: RunLoopSocket) {
+        retainedOwner = child
+        loop = childLoop
+        childLoop.perform(inModes: modes) { [self] in
+            // On the child's own loop: register it and report the connection.
+            guard started, fd >= 0, !connected else { return }
+            establishConnection()
+        }
     }
 }

@@ -402,18 +402,13 @@ extension NativeSocketBackend: ByteTransport {
     // MARK: ByteTransport
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
-        let (count, code) = SocketOps.receive(fd, buffer)
-        if count > 0 { return .bytes(count) }
-        if count == 0 { return buffer.isEmpty ? .bytes(0) : .endOfStream }
-        return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
+        DescriptorTransport.read(fd, into: buffer)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
         if let credit = sentByGather {
             return takeGatheredCredit(credit, upTo: bytes.count)
         }
-        let (count, code) = SocketOps.send(fd, bytes)
-        if count >= 0 { return .bytes(count) }
-        return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
+        return DescriptorTransport.write(fd, bytes)
     }
 }

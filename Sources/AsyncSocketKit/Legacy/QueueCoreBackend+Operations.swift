@@ -56,29 +56,9 @@ extension QueueCoreBackend {
             $0.modes = modes
         }
         childBackend.adopt(childQueue)
-        delegate.onSocket(owner, didAcceptNewSocket: child!)
-        guard childBackend.queue != nil else {
-            // Disconnected inside didAcceptNewSocket: the sequence ends there, and the child, already
-            // handed to the delegate, reports its close as the original's failed accept path did.
-            delegate.onSocketDidDisconnect(child!)
-            return
-        }
-        childBackend.started = true
-        let childLoop = delegate.onSocket(owner, wantsRunLoopForNewSocket: child!) ?? loop!
-        let accepted = delegate.onSocketWillConnect(child!)
-        guard accepted, !isKnownUniquelyReferenced(&child) else {
-            childBackend.retainedOwner = child
-            childBackend.loop = EventRunLoop.current
-            childBackend.disconnect()
-            return
-        }
-        childBackend.retainedOwner = child
-        childBackend.loop = childLoop
-        let peer = childQueue.connectedAddress.flatMap { SocketAddress(data: $0) }
-        childBackend.deliver(epoch: childBackend.epoch) { backend in
-            backend.becomePresent(on: childLoop)
-            backend.didConnect(host: peer?.host ?? "", port: peer?.port ?? 0)
-        }
+        LegacyAcceptSequence.run(
+            listener: owner, delegate: delegate, child: &child, backend: childBackend,
+            listenerLoop: loop ?? EventRunLoop.current)
     }
 
     // MARK: Connecting (2.2–2.4)
@@ -327,5 +307,29 @@ extension QueueCoreBackend {
         closeWatch?.setModes(newModes)
         presence?.setModes(newModes)
         return true
+    }
+}
+
+extension QueueCoreBackend: LegacyAcceptedChild {
+    var closedDuringAccept: Bool { queue == nil }
+
+    func beginAccept() {
+        started = true
+    }
+
+    func refuseAccept(keeping child: RunLoopSocket) {
+        retainedOwner = child
+        loop = EventRunLoop.current
+        disconnect()
+    }
+
+    func finishAccept(on childLoop: EventRunLoop, keeping child: RunLoopSocket) {
+        retainedOwner = child
+        loop = childLoop
+        let peer = queue?.connectedAddress.flatMap { SocketAddress(data: $0) }
+        deliver(epoch: epoch) { backend in
+            backend.becomePresent(on: childLoop)
+            backend.didConnect(host: peer?.host ?? "", port: peer?.port ?? 0)
+        }
     }
 }

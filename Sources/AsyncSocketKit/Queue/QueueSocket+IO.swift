@@ -478,16 +478,11 @@ extension QueueSocket: ByteTransport {
     // MARK: ByteTransport
 
     package func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
-        let (count, code) = SocketOps.receive(fd, buffer)
-        if count > 0 { return .bytes(count) }
-        if count == 0 { return buffer.isEmpty ? .bytes(0) : .endOfStream }
-        return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
+        DescriptorTransport.read(fd, into: buffer)
     }
 
     package func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
-        let (count, code) = SocketOps.send(fd, bytes)
-        if count >= 0 { return .bytes(count) }
-        return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
+        DescriptorTransport.write(fd, bytes)
     }
 }
 

@@ -1,7 +1,7 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 import SocketTestSupport
-import Synchronization
 import Testing
 
 /// A face of the package, for tests that run one scenario on each.
@@ -19,7 +19,7 @@ enum Face: String, CaseIterable, CustomStringConvertible, Sendable {
 
 /// A QueueSocket delegate that counts accepted sockets and keeps them.
 private final class CountingQueueDelegate: QueueSocketDelegate, Sendable {
-    let accepted = Mutex<[QueueSocket]>([])
+    let accepted = Lock<[QueueSocket]>([])
     func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
         accepted.withLock { $0.append(newSocket) }
     }

@@ -1,6 +1,6 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
-import Synchronization
 import Testing
 
 /// Echoes every line it reads on the accepted socket, and checks the client's callbacks: each write
@@ -85,7 +85,7 @@ struct QueueSocketHammerTests {
         let client = QueueSocket(delegate: delegate, delegateQueue: delegate.queue)
         try client.connect(toHost: "127.0.0.1", onPort: server.localPort)
         let deadline = Date(timeIntervalSinceNow: Self.seconds)
-        let issued = Mutex([Int](repeating: 0, count: threads))
+        let issued = Lock([Int](repeating: 0, count: threads))
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             var index = 0
             while Date() < deadline && index < 999_999 {

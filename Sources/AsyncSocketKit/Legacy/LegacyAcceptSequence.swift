@@ -1,0 +1,43 @@
+// The original's accept sequence, for both engines: didAcceptNewSocket, then (unless the delegate
+// disconnected the child there) wantsRunLoopForNewSocket and onSocketWillConnect on the listener's
+// thread, then didConnectToHost on the child's own loop. A child refused by onSocketWillConnect, or
+// that nobody kept, is closed while it can still be named in its callbacks (the original destroyed it
+// and reported the disconnect). Each engine supplies how its child backend does each step.
+
+/// What the accept sequence needs of a new child's backend.
+protocol LegacyAcceptedChild: AnyObject {
+    /// The child was disconnected inside didAcceptNewSocket (its connection is gone).
+    var closedDuringAccept: Bool { get }
+    /// The child counts as started from here on (its calls are accepted).
+    func beginAccept()
+    /// Closes the refused or abandoned child, keeping it alive until its disconnect is reported.
+    func refuseAccept(keeping child: RunLoopSocket)
+    /// Registers the child on `loop` and reports didConnectToHost there.
+    func finishAccept(on loop: EventRunLoop, keeping child: RunLoopSocket)
+}
+
+enum LegacyAcceptSequence {
+    /// Runs the sequence for `child`, the caller's only reference to it: no other reference is held
+    /// here either (each step names it through `child!`), so a child nobody kept is seen.
+    static func run(
+        listener: RunLoopSocket, delegate: any RunLoopSocketDelegate, child: inout RunLoopSocket?,
+        backend: some LegacyAcceptedChild, listenerLoop: EventRunLoop
+    ) {
+        guard child != nil else { return }
+        delegate.onSocket(listener, didAcceptNewSocket: child!)
+        guard !backend.closedDuringAccept else {
+            // Disconnected inside didAcceptNewSocket: the sequence ends there, and the child, already
+            // handed to the delegate, reports its close as the original's failed accept path did.
+            delegate.onSocketDidDisconnect(child!)
+            return
+        }
+        backend.beginAccept()
+        let childLoop = delegate.onSocket(listener, wantsRunLoopForNewSocket: child!) ?? listenerLoop
+        let accepted = delegate.onSocketWillConnect(child!)
+        guard accepted, !isKnownUniquelyReferenced(&child) else {
+            backend.refuseAccept(keeping: child!)
+            return
+        }
+        backend.finishAccept(on: childLoop, keeping: child!)
+    }
+}
