@@ -85,8 +85,7 @@ extension NativeSocketBackend {
         closingWithError = false
         readableHint = false
         writableHint = false
-        sentByGather = nil
-        gatherError = 0
+        gather.end()
         peerAddress = nil
         connectHost = nil
         generation += 1

@@ -56,7 +56,7 @@ extension NativeSocketBackend: ByteTransport {
         case .writable:
             writableHint = true
             if case .write = engine.currentWrite {
-                if tls == nil && sentByGather == nil {
+                if tls == nil && !gather.isAccounting {
                     flushGatheredWrites()
                 } else {
                     doSendBytes()
@@ -213,12 +213,12 @@ extension NativeSocketBackend: ByteTransport {
             return
         case .busy:
             // More writes behind one that waits for its flush (or for a loop it moved to).
-            if tls == nil && sentByGather == nil, case .write = engine.currentWrite {
+            if tls == nil && !gather.isAccounting, case .write = engine.currentWrite {
                 gatherWrites()
             }
         case .start(let timeout):
             armWriteTimer(timeout)
-            if tls == nil && sentByGather == nil {
+            if tls == nil && !gather.isAccounting {
                 gatherWrites()
             } else {
                 doSendBytes()
@@ -406,8 +406,8 @@ extension NativeSocketBackend: ByteTransport {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
-        if let credit = sentByGather {
-            return takeGatheredCredit(credit, upTo: bytes.count)
+        if gather.isAccounting {
+            return gather.take(upTo: bytes.count)
         }
         return DescriptorTransport.write(fd, bytes)
     }

@@ -10,6 +10,8 @@ import Logging
 // Lifetime: while started (connecting, connected or listening) the socket keeps its public object
 // alive, so no callback is ever lost because the application let go of it; closing lets go.
 final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
+    // @unchecked Sendable: touched only on the thread of the socket's loop (the facade checks the
+    // thread; work for another loop is carried there by `perform`).
     weak var owner: RunLoopSocket?
     /// The public object, held while started.
     var retainedOwner: RunLoopSocket?
@@ -42,12 +44,8 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var scheduledDisconnect: PerformItem?
     /// Flushes gathered writes before the loop next polls (NativeSocketBackend+Gather.swift).
     var flushItem: PerformItem?
-    /// While a gathered send is being accounted: the bytes it sent that no write has taken yet.
-    var sentByGather: Int?
-    /// The error of a gathered send that failed (0: none, or it would block).
-    var gatherError: Int32 = 0
-    /// The iovec array of gathered sends, made on first use.
-    var writeVectors: UnsafeMutablePointer<iovec>?
+    /// Gathered writes and the accounting of a batch sent together (WriteGather.swift).
+    let gather = WriteGather()
 
     var started = false
     var connected = false
@@ -73,10 +71,6 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     init(resolver: HostResolver?, logger: Logger?) {
         self.customResolver = resolver
         self.logger = logger
-    }
-
-    deinit {
-        writeVectors?.deallocate()
     }
 
     /// The public object for callbacks: the strong reference while started (no weak load), else

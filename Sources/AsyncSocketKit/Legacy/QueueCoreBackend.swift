@@ -12,6 +12,9 @@ import Logging
 // one (still travelling after a user disconnect) from current ones. The peer's close while no read is
 // queued is noticed by a close watch on the loop (EPOLLRDHUP), as the native engine notices it.
 final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
+    // @unchecked Sendable: its variables are touched on the loop's thread only, except `target`
+    // (where callbacks go, and the batch on its way), which the socket and bridge queues reach
+    // through its `Lock`.
     weak var owner: RunLoopSocket?
     var retainedOwner: RunLoopSocket?
     let customResolver: HostResolver?

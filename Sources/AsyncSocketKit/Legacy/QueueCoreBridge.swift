@@ -7,6 +7,8 @@ import Foundation
 /// legacy delegate there. It keeps its QueueSocket alive, and accepted QueueSockets until the loop
 /// has wrapped them.
 final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `kept` and `served` are behind `Lock`s, `backend` is a weak reference set
+    // once at init (the runtime makes weak loads thread-safe), the rest is `let`.
     let queue = DispatchQueue(label: "RunLoopSocket.queue-core")
     private weak var backend: QueueCoreBackend?
     private let epoch: Int

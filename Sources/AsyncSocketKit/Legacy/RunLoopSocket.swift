@@ -22,6 +22,8 @@ import Logging
 /// pass). A failed connect drops them without a callback for any of them. Queued before a connect or
 /// accept call, they are discarded by that call, as in the original.
 public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: its variables are touched only on the thread of the socket's loop (each
+    // call checks the thread and stops the program otherwise); `backend` is `let`.
     /// What does the socket's I/O (chosen at creation; the legacy behavior is the same with both).
     public enum Engine: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
         /// Non-blocking descriptors watched by the socket's `EventRunLoop` (the default).

@@ -13,6 +13,8 @@ import Logging
 /// ``init(nameservers:hostsFile:timeout:)`` asks only the given servers (tests point one at a small
 /// DNS responder on 127.0.0.1). Numeric addresses never reach a server.
 public final class HostResolver: @unchecked Sendable {
+    // @unchecked Sendable: `base`, the only variable, is touched only on the worker's thread
+    // (lookups reach it by `perform`); everything else is `let`.
     /// The resolver configured from `/etc/resolv.conf` and `/etc/hosts`.
     public static let system = HostResolver(kind: .system, logger: nil)
 
@@ -123,6 +125,8 @@ public final class HostResolver: @unchecked Sendable {
 }
 
 private struct SendableBase: @unchecked Sendable {
+    // @unchecked Sendable: the evdns base is used only on the worker's thread; other threads only
+    // carry the pointer there.
     let pointer: OpaquePointer
     init?(_ pointer: OpaquePointer?) {
         guard let pointer else { return nil }

@@ -72,6 +72,7 @@ extension QueueSocket {
         legacyPeerFinished = false
         legacyReadsToEnd = false
         engine.reset()
+        gather.end()
         for timer in [readTimer, writeTimer, connectTimer, alternateTimer].compactMap({ $0 }) {
             timer.cancel()
         }

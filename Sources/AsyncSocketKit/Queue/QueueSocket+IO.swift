@@ -214,7 +214,11 @@ extension QueueSocket: ByteTransport {
         if tlsHandshaking {
             continueHandshake()
         } else if case .write = engine.currentWrite {
-            doWriteData()
+            if tls == nil && !gather.isAccounting {
+                flushGatheredWrites()
+            } else {
+                doWriteData()
+            }
         } else {
             flushCiphertext()
         }
@@ -377,14 +381,22 @@ extension QueueSocket: ByteTransport {
         case .nothing, .busy, .endOfStream:
             return
         case .start(let timeout):
-            if let timeout {
-                writeTimer = armTimer(writeTimer, after: timeout) { $0.writeTimerFired() }
+            armWriteTimer(timeout)
+            if tls == nil && !gather.isAccounting {
+                flushGatheredWrites()
+            } else {
+                doWriteData()
             }
-            doWriteData()
         case .startTLS:
             startTLSHandshake()
         case .disconnect:
             closeWithError(nil)
+        }
+    }
+
+    func armWriteTimer(_ timeout: TimeInterval?) {
+        if let timeout {
+            writeTimer = armTimer(writeTimer, after: timeout) { $0.writeTimerFired() }
         }
     }
 
@@ -406,8 +418,11 @@ extension QueueSocket: ByteTransport {
         }
         switch engine.followUp(after: result) {
         case .dequeueNext:
-            // The next write is dequeued asynchronously, as GCD does.
-            async { [self] in maybeDequeueWrite() }
+            // The next write is dequeued asynchronously, as GCD does (after a gathered batch has been
+            // accounted for, see QueueSocket+Gather.swift).
+            if !gather.isAccounting {
+                async { [self] in maybeDequeueWrite() }
+            }
         case .close(let code):
             if code < 0, let error = tls?.lastError {
                 closeWithError(error)
@@ -482,7 +497,10 @@ extension QueueSocket: ByteTransport {
     }
 
     package func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
-        DescriptorTransport.write(fd, bytes)
+        if gather.isAccounting {
+            return gather.take(upTo: bytes.count)
+        }
+        return DescriptorTransport.write(fd, bytes)
     }
 }
 

@@ -125,5 +125,7 @@ extension QueueSocket {
 
 /// TLS settings (a dictionary or `TLSSettings`) handed to the socket queue.
 struct SettingsBox: @unchecked Sendable {
+    // @unchecked Sendable: an immutable value (a dictionary of plain values or `TLSSettings`), read
+    // only on the socket queue.
     let settings: Any
 }

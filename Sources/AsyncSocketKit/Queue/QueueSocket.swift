@@ -14,6 +14,8 @@ import Logging
 /// Like GCDAsyncSocket, the socket closes itself (without callbacks) when the last reference to it
 /// goes away; an accepted socket nobody keeps is closed and reported with itself as the argument.
 public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: every stored variable is touched only on the socket queue (public calls
+    // go through `sync`/`async`), except `lastErrorClose`, which is behind a `Lock`; the rest is `let`.
     let socketQueue: DispatchQueue
     private let queueKey = DispatchSpecificKey<Bool>()
     let logger: Logger?
@@ -56,6 +58,8 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var inReadPass = false
     var readPassRequested = false
     var writableHint = false
+    /// Gathered writes and the accounting of a batch sent together (WriteGather.swift).
+    let gather = WriteGather()
     /// Bumped by every close, so late results of earlier work recognise themselves as stale.
     var stateIndex = 0
     var connectAttempts: [QueueConnectAttempt] = []

@@ -23,6 +23,8 @@ import Synchronization
 /// other call made on a thread that does not own the loop stops the program with a message naming the
 /// call and both threads.
 public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: all state is touched on the owner thread (checked), except the inbox
+    // that `perform` and `stop` fill from other threads, which is behind a `Lock`.
     /// Why ``run(mode:before:)`` returned (the values of `CFRunLoopRunInMode`'s results).
     public enum RunResult: Int, Sendable {
         /// The mode had nothing to wait for: no sources, no timers, no queued blocks (or it was ``RunLoopMode/common``).
