@@ -227,7 +227,9 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Dispatches `body` to the delegate queue with the delegate as it is now (GCD captures it
-    /// strongly at the time of dispatch); skipped without a delegate or a queue.
+    /// strongly at the time of dispatch); skipped without a delegate or a queue. Under the queue-core
+    /// engine (``legacyInlineCallbacks``) it runs `body` here, on the socket queue: that delegate only
+    /// queues the callback for the loop.
     func notify(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
         guard let delegate = storedDelegate, storedDelegateQueue != nil else { return }
         guard legacyInlineCallbacks else {
