@@ -36,17 +36,15 @@ extension NativeSocketBackend {
             source?.wantsWritable = true
             return
         }
-        gather.send(fd, engine)
-        while gather.isAccounting {
-            let generation = self.generation
-            doSendBytes()
-            // Closed: nothing is left to report. Moved: the new loop's write dequeues take the rest
-            // of the sent bytes, write by write.
-            guard goesOn(after: generation) else { return }
-            guard engine.currentWrite == nil, engine.gatheredCount > 0, case .start(let timeout) = engine.nextWrite()
-            else { break }
-            armWriteTimer(timeout)
-        }
-        gather.end()
+        // Closed: nothing is left to report. Moved: the new loop's write dequeues take the rest of
+        // the sent bytes, write by write.
+        _ = gather.flush(
+            fd, engine,
+            pass: {
+                let generation = self.generation
+                doSendBytes()
+                return goesOn(after: generation)
+            },
+            started: armWriteTimer)
     }
 }

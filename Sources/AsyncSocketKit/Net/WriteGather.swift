@@ -36,7 +36,7 @@ final class WriteGather {
 
     /// Sends the current write's rest and the gathered writes with one system call on `fd`; write
     /// passes then account for what it sent (until ``end()``).
-    func send(_ fd: Int32, _ engine: SocketEngine) {
+    private func send(_ fd: Int32, _ engine: SocketEngine) {
         guard case .write(let current) = engine.currentWrite else { return }
         engine.gatherQueuedWrites(byteLimit: Self.byteLimit, itemLimit: Self.itemLimit)
         let (sent, code) = sendBatch(fd, current, engine)
@@ -47,6 +47,25 @@ final class WriteGather {
             credit = 0
             error = code == EAGAIN || code == EWOULDBLOCK ? 0 : code
         }
+    }
+
+    /// Sends the batch (see ``send(_:_:)``), then accounts for it: runs `pass` (one write pass of the
+    /// socket, whose transport writes ``take(upTo:)``) and makes each gathered write current in turn,
+    /// in order (`started` arms its timer). `pass` returns `false` when the socket closed or moved
+    /// meanwhile: accounting stops there, and whatever is still sent but untaken stays for the
+    /// socket's next write passes. Returns whether the batch was accounted to its end.
+    func flush(
+        _ fd: Int32, _ engine: SocketEngine, pass: () -> Bool, started: (TimeInterval?) -> Void
+    ) -> Bool {
+        send(fd, engine)
+        while isAccounting {
+            guard pass() else { return false }
+            guard engine.currentWrite == nil, engine.gatheredCount > 0, case .start(let timeout) = engine.nextWrite()
+            else { break }
+            started(timeout)
+        }
+        end()
+        return true
     }
 
     /// What a write pass gets while a batch is accounted: the next of the bytes it sent; once they are

@@ -7,23 +7,24 @@ import Foundation
 // on the socket queue. The asynchronous dequeue GCD does after a completed write happens once, after
 // the batch.
 extension QueueSocket {
+    /// Sends the current write: with the writes queued behind it (plain TCP), or alone through a
+    /// write pass (TLS, or a batch still being accounted for).
     func flushGatheredWrites() {
+        guard tls == nil, !gather.isAccounting else { return doWriteData() }
         guard fd >= 0, case .write = engine.currentWrite, !writesPaused else { return }
         guard writableHint else {
             resumeWriteSource()
             return
         }
-        gather.send(fd, engine)
         let index = stateIndex
-        while gather.isAccounting {
-            doWriteData()
-            guard index == stateIndex, engine.currentWrite == nil, engine.gatheredCount > 0,
-                case .start(let timeout) = engine.nextWrite()
-            else { break }
-            armWriteTimer(timeout)
-        }
-        gather.end()
-        guard index == stateIndex, engine.currentWrite == nil else { return }
+        let accounted = gather.flush(
+            fd, engine,
+            pass: {
+                doWriteData()
+                return index == stateIndex
+            },
+            started: armWriteTimer)
+        guard accounted, engine.currentWrite == nil else { return }
         if engine.queuedWriteCount > 0 || engine.disconnectsAfterWriting {
             async { [self] in maybeDequeueWrite() }
         }

@@ -214,11 +214,7 @@ extension QueueSocket: ByteTransport {
         if tlsHandshaking {
             continueHandshake()
         } else if case .write = engine.currentWrite {
-            if tls == nil && !gather.isAccounting {
-                flushGatheredWrites()
-            } else {
-                doWriteData()
-            }
+            flushGatheredWrites()
         } else {
             flushCiphertext()
         }
@@ -382,11 +378,7 @@ extension QueueSocket: ByteTransport {
             return
         case .start(let timeout):
             armWriteTimer(timeout)
-            if tls == nil && !gather.isAccounting {
-                flushGatheredWrites()
-            } else {
-                doWriteData()
-            }
+            flushGatheredWrites()
         case .startTLS:
             startTLSHandshake()
         case .disconnect:
