@@ -52,8 +52,8 @@ extension NativeSocketBackend {
         let keptOwner = retainedOwner
         dropScheduledWork()
         engine.reset()
-        connectAttempt?.cancel()
-        connectAttempt = nil
+        connecting?.driver?.cancel()
+        connecting = nil
         for timer in [readTimer, writeTimer, connectTimer, acceptPauseTimer] {
             timer?.invalidate()
         }

@@ -2,43 +2,24 @@ import AsyncSocketCore
 import CAsyncSocketShims
 import Foundation
 
-// Connecting (2.2–2.4). By name: evdns resolves off the loop, then every address is tried with a
-// non-blocking connect, alternating families and starting the next one after a short delay while
-// earlier ones are still in flight; the first to complete wins. By address: one non-blocking connect,
-// with onSocketWillConnect seeing the descriptor first.
+// Connecting (2.2–2.4). By name: evdns resolves off the loop, then a ConnectDriver tries every
+// address in the legacy order (ConnectOrder.legacy). By address: the socket is made first, so
+// onSocketWillConnect sees its descriptor, and the driver adopts it.
 
-/// A connect in progress.
-final class ConnectAttempt {
+/// A connect in progress: resolving a name (no driver yet), or racing its addresses.
+struct NativeConnecting {
     /// A connect by address reports an asynchronous failure as AsyncSocketError -1 (2.3); a connect
     /// by name reports the system error (2.2).
     let byAddress: Bool
-    var resolving = false
-    var pending: [SocketAddress] = []
-    var inFlight: [(fd: Int32, source: RunLoopFileSource?)] = []
-    var nextTimer: RunLoopTimer?
-    var lastError: NSError?
+    /// The socket a connect by address made, while `onSocketWillConnect` looks at it.
+    var socket: Int32?
+    var driver: ConnectDriver<NativeSocketBackend>?
 
-    init(byAddress: Bool) {
-        self.byAddress = byAddress
-    }
-
-    /// Closes every descriptor still being tried.
-    func cancel() {
-        nextTimer?.invalidate()
-        nextTimer = nil
-        for attempt in inFlight {
-            attempt.source?.cancel()
-            close(attempt.fd)
-        }
-        inFlight.removeAll()
-        pending.removeAll()
-    }
+    var isResolving: Bool { !byAddress && driver == nil }
+    var descriptor: Int32? { socket ?? driver?.connectingFD }
 }
 
 extension NativeSocketBackend {
-    /// How long an address gets before the next one is tried as well.
-    static let alternateAddressDelay: TimeInterval = 0.3
-
     func checkCanStart(_ verb: String) throws {
         guard owner?.delegate != nil else {
             throw AsyncSocketUsageError("Attempting to \(verb) without a delegate. Set a delegate first.")
@@ -71,9 +52,7 @@ extension NativeSocketBackend {
         started = true
         retainedOwner = owner
         connectHost = host
-        let attempt = ConnectAttempt(byAddress: false)
-        attempt.resolving = true
-        connectAttempt = attempt
+        connecting = NativeConnecting(byAddress: false)
         let generation = self.generation
         let modes = self.modes
         (customResolver ?? .system).resolve(host, port: port) { [weak self] result in
@@ -88,25 +67,25 @@ extension NativeSocketBackend {
         let (address, interface) = try Self.connectAddresses(addressData, interface: interfaceData)
         engine.reset()
         let socket = try Self.makeConnectingSocket(for: address, boundTo: interface)
-        let loop = EventRunLoop.current
-        self.loop = loop
-        let attempt = ConnectAttempt(byAddress: true)
-        attempt.inFlight = [(socket, nil)]
-        connectAttempt = attempt
+        self.loop = EventRunLoop.current
+        connecting = NativeConnecting(byAddress: true, socket: socket)
+        let driver = makeConnectDriver([address], stagger: ConnectOrder.legacyStagger)
         guard let owner, delegate?.onSocketWillConnect(owner) ?? true else {
-            attempt.cancel()
-            connectAttempt = nil
+            close(socket)
+            connecting = nil
             self.loop = nil
             throw AsyncSocketError(.canceled)
         }
-        if case .failed(let code) = SocketOps.connect(socket, to: address) {
-            attempt.cancel()
-            connectAttempt = nil
+        do {
+            try driver.adopt(socket, connectingTo: address)
+        } catch {
+            close(socket)
+            connecting = nil
             self.loop = nil
-            let error = SystemError.posix(code, "connect")
-            throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error)
+            throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error as NSError)
         }
-        attempt.inFlight = [(socket, watch(connecting: socket))]
+        connecting?.driver = driver
+        connecting?.socket = nil
         started = true
         retainedOwner = owner
         armConnectTimer(timeout)
@@ -124,101 +103,35 @@ extension NativeSocketBackend {
     }
 
     private func resolved(_ result: Result<[SocketAddress], NSError>, generation: Int) {
-        guard generation == self.generation, let attempt = connectAttempt, attempt.resolving else { return }
-        attempt.resolving = false
+        guard generation == self.generation, connecting?.isResolving == true else { return }
         switch result {
         case .failure(let error):
             closeWithError(error)
         case .success(let addresses):
-            attempt.pending = Self.alternatingFamilies(addresses)
-            startNextAddress()
+            let driver = makeConnectDriver(ConnectOrder.legacy(addresses), stagger: ConnectOrder.legacyStagger)
+            connecting?.driver = driver
+            driver.start()
         }
     }
 
-    /// The resolver's order, but alternating families from the first one on.
-    static func alternatingFamilies(_ addresses: [SocketAddress]) -> [SocketAddress] {
-        guard let first = addresses.first else { return [] }
-        var same = addresses.filter { $0.family == first.family }
-        var other = addresses.filter { $0.family != first.family }
-        var ordered: [SocketAddress] = []
-        while !same.isEmpty || !other.isEmpty {
-            if !same.isEmpty { ordered.append(same.removeFirst()) }
-            if !other.isEmpty { ordered.append(other.removeFirst()) }
-        }
-        return ordered
-    }
-
-    func watch(connecting socket: Int32) -> RunLoopFileSource? {
-        guard let loop else { return nil }
-        let source = loop.addFileSource(socket, modes: modes) { [self] _ in
-            connectFinished(socket)
-        }
-        source.wantsWritable = true
-        return source
-    }
-
-    /// Tries the next address, and arms the timer that adds the one after it.
-    func startNextAddress() {
-        guard let attempt = connectAttempt else { return }
-        attempt.nextTimer?.invalidate()
-        attempt.nextTimer = nil
-        guard !attempt.pending.isEmpty else {
-            if attempt.inFlight.isEmpty {
-                failConnect()
-            }
-            return
-        }
-        let address = attempt.pending.removeFirst()
-        switch SocketOps.makeStreamSocket(family: address.family) {
-        case .failure(let error):
-            attempt.lastError = error
-            startNextAddress()
-            return
-        case .success(let socket):
-            if case .failed(let code) = SocketOps.connect(socket, to: address) {
-                close(socket)
-                attempt.lastError = SystemError.posix(code, "connect")
-                startNextAddress()
-                return
-            }
-            attempt.inFlight.append((socket, watch(connecting: socket)))
-        }
-        if !attempt.pending.isEmpty, let loop {
-            attempt.nextTimer = loop.addTimer(after: Self.alternateAddressDelay, modes: modes) { [weak self] _ in
-                self?.startNextAddress()
-            }
-        }
-    }
-
-    private func connectFinished(_ socket: Int32) {
-        guard let attempt = connectAttempt, let index = attempt.inFlight.firstIndex(where: { $0.fd == socket }) else {
-            return
-        }
-        let code = SocketOps.pendingError(socket)
-        let (_, source) = attempt.inFlight.remove(at: index)
-        source?.cancel()
-        guard code == 0 else {
-            close(socket)
-            attempt.lastError = SystemError.posix(code, "connect")
-            if attempt.inFlight.isEmpty {
-                startNextAddress()
-            }
-            return
-        }
-        attempt.cancel()
-        connectAttempt = nil
-        fd = socket
-        establishConnection()
-    }
-
-    private func failConnect() {
-        guard let attempt = connectAttempt else { return }
-        let error = attempt.lastError ?? SystemError.posix(ECONNREFUSED, "connect")
-        if attempt.byAddress {
-            closeWithError(AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error))
-        } else {
-            closeWithError(error)
-        }
+    private func makeConnectDriver(_ addresses: [SocketAddress], stagger: Double) -> ConnectDriver<NativeSocketBackend>
+    {
+        ConnectDriver(
+            on: self, addresses: addresses, stagger: stagger,
+            won: { [unowned self] socket in
+                connecting = nil
+                fd = socket
+                establishConnection()
+            },
+            failed: { [unowned self] error in
+                if connecting?.byAddress == true {
+                    closeWithError(
+                        AsyncSocketError(
+                            .socketError, message: error.localizedDescription, underlying: error as NSError))
+                } else {
+                    closeWithError(error)
+                }
+            })
     }
 
     /// Both "streams" are open: report the connection, then try the queued read and write at once
@@ -249,5 +162,30 @@ extension NativeSocketBackend {
         }
         source.wantsReadable = true
         self.source = source
+    }
+}
+
+/// The run-loop side of a connect: watches and timers on the socket's loop, in its modes.
+extension NativeSocketBackend: ConnectScheduler {
+    func watchConnecting(_ fd: Int32, _ fired: @escaping () -> Void) -> RunLoopFileSource? {
+        guard let loop else { return nil }
+        let source = loop.addFileSource(fd, modes: modes) { _ in fired() }
+        source.wantsWritable = true
+        return source
+    }
+
+    func stopWatching(_ watch: RunLoopFileSource?, fd: Int32, closing: Bool) {
+        watch?.cancel()
+        if closing {
+            close(fd)
+        }
+    }
+
+    func connectTimer(after seconds: Double, _ fired: @escaping () -> Void) -> RunLoopTimer? {
+        loop?.addTimer(after: seconds, modes: modes) { _ in fired() }
+    }
+
+    func cancelConnectTimer(_ timer: RunLoopTimer?) {
+        timer?.invalidate()
     }
 }

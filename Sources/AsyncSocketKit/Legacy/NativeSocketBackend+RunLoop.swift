@@ -38,10 +38,12 @@ extension NativeSocketBackend {
         for timer in [readTimer, writeTimer, connectTimer, acceptPauseTimer].compactMap({ $0 }) {
             timer.setModes(modes)
         }
-        for attempt in connectAttempt?.inFlight ?? [] {
-            attempt.source?.setModes(modes)
+        if let registrations = connecting?.driver?.registrations {
+            for watch in registrations.watches {
+                watch?.setModes(modes)
+            }
+            registrations.stagger??.setModes(modes)
         }
-        connectAttempt?.nextTimer?.setModes(modes)
         for case let item? in [readDequeue, writeDequeue, scheduledDisconnect] {
             let wasScheduled = item.isScheduled
             loop?.cancel(item)
@@ -74,14 +76,7 @@ extension NativeSocketBackend {
         writeTimer = nil
         connectTimer = nil
         acceptPauseTimer = nil
-        if let attempt = connectAttempt {
-            attempt.nextTimer?.invalidate()
-            attempt.nextTimer = nil
-            for index in attempt.inFlight.indices {
-                attempt.inFlight[index].source?.cancel()
-                attempt.inFlight[index].source = nil
-            }
-        }
+        connecting?.driver?.suspend()
     }
 
     private func registerEverything(
@@ -105,14 +100,7 @@ extension NativeSocketBackend {
             connectTimer = makeTimer { $0.closeWithError(AsyncSocketError(.connectTimeout)) }
             connectTimer?.rearm(after: connectRemaining)
         }
-        if let attempt = connectAttempt {
-            for index in attempt.inFlight.indices {
-                attempt.inFlight[index].source = watch(connecting: attempt.inFlight[index].fd)
-            }
-            if !attempt.pending.isEmpty && !attempt.resolving {
-                startNextAddress()
-            }
-        }
+        connecting?.driver?.resume()
         scheduleReadDequeue()
         scheduleWriteDequeue()
         if engine.disconnectConditionHolds {

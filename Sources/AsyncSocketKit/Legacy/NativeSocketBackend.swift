@@ -60,7 +60,7 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var writableHint = false
     /// Bumped by every close, so work started for an earlier connection recognises itself as stale.
     var generation = 0
-    var connectAttempt: ConnectAttempt?
+    var connecting: NativeConnecting?
     var peerAddress: SocketAddress?
     /// The host string of a connect by name (for `description` and the TLS peer-name check).
     var connectHost: String?
@@ -194,7 +194,7 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     /// before `onSocketWillConnect`), else a listening one.
     var socketFD: Int32 {
         if fd >= 0 { return fd }
-        if let connecting = connectAttempt?.inFlight.first?.fd { return connecting }
+        if let connecting = connecting?.descriptor { return connecting }
         return listenFD4 >= 0 ? listenFD4 : listenFD6
     }
     var socket4FD: Int32 { fd >= 0 ? (isIPv4 ? fd : -1) : listenFD4 }
@@ -230,7 +230,7 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
         if engine.disconnectsAfterWriting { parts.append("will disconnect after writes") }
         if listenFD4 >= 0 || listenFD6 >= 0 {
             parts.append("listening")
-        } else if connectAttempt != nil {
+        } else if connecting != nil {
             parts.append("connecting\(connectHost.map { " to \($0)" } ?? "")")
         } else if !isConnected {
             parts.append("not connected")

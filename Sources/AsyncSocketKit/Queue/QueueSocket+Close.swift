@@ -73,19 +73,14 @@ extension QueueSocket {
         legacyReadsToEnd = false
         engine.reset()
         gather.end()
-        for timer in [readTimer, writeTimer, connectTimer, alternateTimer].compactMap({ $0 }) {
+        for timer in [readTimer, writeTimer, connectTimer].compactMap({ $0 }) {
             timer.cancel()
         }
         readTimer = nil
         writeTimer = nil
         connectTimer = nil
-        alternateTimer = nil
-        for attempt in connectAttempts {
-            attempt.cancel()
-        }
-        connectAttempts.removeAll()
-        pendingAddresses.removeAll()
-        alternateAddress = nil
+        connectDriver?.cancel()
+        connectDriver = nil
         if let tls, isSecureFlag, fd >= 0 {
             tls.sendCloseNotify()
         }
@@ -127,7 +122,6 @@ extension QueueSocket {
         bytesAvailable = 0
         peer = nil
         connectedURL = nil
-        lastConnectError = nil
         isSecureFlag = false
         tlsRequested = false
     }

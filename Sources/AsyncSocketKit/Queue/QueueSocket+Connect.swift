@@ -4,9 +4,9 @@ import Dispatch
 import Foundation
 
 // Connecting the GCD way (3.4): checks run synchronously on the socket queue and throw badConfig /
-// badParam; names are resolved off the socket queue; with addresses of both families the preferred
-// family is tried first and the other after `alternateAddressDelay`; the first connect to complete
-// wins. A per-attempt state index lets late results of an abandoned attempt recognise themselves.
+// badParam; names are resolved off the socket queue; a ConnectDriver tries the addresses in GCD's
+// order (ConnectOrder.gcd: the preferred family first, the other after `alternateAddressDelay`); the
+// first connect to complete wins. A per-attempt state index lets a late lookup recognise itself.
 extension QueueSocket {
     /// Connects to `host` without a timeout.
     public func connect(toHost host: String, onPort port: UInt16) throws {
@@ -79,9 +79,8 @@ extension QueueSocket {
             engine.reset()
             started = true
             stateIndex += 1
-            pendingAddresses = [parsed]
-            startNextAttempt(local: local)
             armConnectTimeout(timeout)
+            race([parsed], local: local)
         }
     }
 
@@ -96,9 +95,8 @@ extension QueueSocket {
             started = true
             stateIndex += 1
             connectedURL = url
-            pendingAddresses = [address]
-            startNextAttempt(local: nil)
             armConnectTimeout(timeout)
+            race([address], local: nil)
         }
     }
 
@@ -147,9 +145,9 @@ extension QueueSocket {
         case .failure(let error):
             closeWithError(error)
         case .success(let addresses):
-            let v4 = ipv4Enabled ? addresses.filter(\.isIPv4) : []
-            let v6 = ipv6Enabled ? addresses.filter(\.isIPv6) : []
-            guard !v4.isEmpty || !v6.isEmpty else {
+            let ordered = ConnectOrder.gcd(
+                addresses, ipv4Enabled: ipv4Enabled, ipv6Enabled: ipv6Enabled, ipv4Preferred: ipv4Preferred)
+            guard !ordered.isEmpty else {
                 let message =
                     ipv4Enabled
                     ? "IPv6 has been disabled and DNS lookup found no IPv4 address."
@@ -157,102 +155,28 @@ extension QueueSocket {
                 closeWithError(QueueSocketError(.other, message))
                 return
             }
-            // The preferred family first, then the other after the alternate delay.
-            let (first, second) = ipv4Preferred || v6.isEmpty ? (v4, v6) : (v6, v4)
-            pendingAddresses = Array((first.isEmpty ? second : first).prefix(1))
-            let others = first.isEmpty ? [] : Array(second.prefix(1))
-            alternateAddress = others.first
-            if others.first != nil {
-                alternateTimer = armTimer(alternateTimer, after: alternateDelay) { socket in
-                    guard index == socket.stateIndex, !socket.connected, let other = socket.alternateAddress else {
-                        return
-                    }
-                    socket.alternateAddress = nil
-                    socket.pendingAddresses.append(other)
-                    socket.startNextAttempt(local: local)
-                }
-            }
-            startNextAttempt(local: local)
+            race(ordered, local: local)
         }
     }
 
-    /// Starts a non-blocking connect to the next pending address.
-    func startNextAttempt(local: (v4: SocketAddress?, v6: SocketAddress?)?) {
-        if pendingAddresses.isEmpty, connectAttempts.isEmpty, let other = alternateAddress {
-            // Everything tried so far failed before the alternate delay: try the other family now
-            // (GCD reports a failure only once both have failed).
-            alternateAddress = nil
-            disarm(alternateTimer)
-            pendingAddresses.append(other)
-        }
-        guard !pendingAddresses.isEmpty else {
-            if connectAttempts.isEmpty { failConnect() }
-            return
-        }
-        let address = pendingAddresses.removeFirst()
-        switch SocketOps.makeStreamSocket(family: address.family) {
-        case .failure(let error):
-            lastConnectError = error
-            startNextAttempt(local: local)
-        case .success(let socket):
-            if let bind = address.isIPv4 ? local?.v4 : local?.v6 {
-                if let code = SocketOps.bind(socket, to: bind) {
-                    close(socket)
-                    lastConnectError = SystemError.posix(code, "bind")
-                    startNextAttempt(local: local)
-                    return
-                }
-            }
-            startAttempt(socket, to: address, local: local)
-        }
+    /// Tries `addresses` in turn (see ConnectRace): the first to connect is the connection.
+    private func race(_ addresses: [SocketAddress], local: (v4: SocketAddress?, v6: SocketAddress?)?) {
+        let driver = makeConnectDriver(addresses, local: local)
+        connectDriver = driver
+        driver.start()
     }
 
-    /// Starts a non-blocking connect of `socket` and watches for its outcome.
-    func startAttempt(_ socket: Int32, to address: SocketAddress, local: (v4: SocketAddress?, v6: SocketAddress?)?) {
-        if case .failed(let code) = SocketOps.connect(socket, to: address) {
-            close(socket)
-            lastConnectError = SystemError.posix(code, "connect")
-            startNextAttempt(local: local)
-            return
-        }
-        let watch = fcntl(socket, F_DUPFD_CLOEXEC, 0)
-        guard watch >= 0 else {
-            lastConnectError = SystemError.posix(errno, "dup")
-            close(socket)
-            startNextAttempt(local: local)
-            return
-        }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: watch, queue: socketQueue)
-        source.setEventHandler { [weak self] in self?.attemptFinished(socket, local: local) }
-        connectAttempts.append(QueueConnectAttempt(fd: socket, watch: watch, address: address, source: source))
-        source.activate()
-    }
-
-    private func attemptFinished(_ socket: Int32, local: (v4: SocketAddress?, v6: SocketAddress?)?) {
-        guard let index = connectAttempts.firstIndex(where: { $0.fd == socket }) else { return }
-        let attempt = connectAttempts.remove(at: index)
-        let code = SocketOps.pendingError(socket)
-        if code != 0 {
-            lastConnectError = SystemError.posix(code, "connect")
-            attempt.cancel()
-            if connectAttempts.isEmpty {
-                startNextAttempt(local: local)
-            }
-            return
-        }
-        attempt.finish()
-        for other in connectAttempts {
-            other.cancel()
-        }
-        connectAttempts.removeAll()
-        pendingAddresses.removeAll()
-        alternateAddress = nil
-        disarm(alternateTimer)
-        didConnect(socket)
-    }
-
-    private func failConnect() {
-        closeWithError(lastConnectError ?? SystemError.posix(ECONNREFUSED, "connect"))
+    /// A driver for this socket's connect; it reports to the socket.
+    func makeConnectDriver(
+        _ addresses: [SocketAddress], local: (v4: SocketAddress?, v6: SocketAddress?)?
+    ) -> ConnectDriver<QueueSocket> {
+        ConnectDriver(
+            on: self, addresses: addresses, stagger: alternateDelay, binding: local,
+            won: { [unowned self] socket in
+                connectDriver = nil
+                didConnect(socket)
+            },
+            failed: { [unowned self] error in closeWithError(error) })
     }
 
     /// A connection is established: report it (by host or by URL), then start the queued I/O.
@@ -290,5 +214,36 @@ extension QueueSocket {
             socket.didConnect(socketFD)
         }
         return socket
+    }
+}
+
+/// The dispatch side of a connect: sources and timers on the socket queue.
+extension QueueSocket: ConnectScheduler {
+    func watchConnecting(_ fd: Int32, _ fired: @escaping () -> Void) throws -> QueueConnectWatch {
+        let watch = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        guard watch >= 0 else { throw SystemError.posix(errno, "dup") }
+        let source = DispatchSource.makeWriteSource(fileDescriptor: watch, queue: socketQueue)
+        let handler = TimerHandler { _ in fired() }
+        source.setEventHandler { [weak self] in
+            if let self { handler.fired(self) }
+        }
+        source.activate()
+        return QueueConnectWatch(watch: watch, source: source)
+    }
+
+    func stopWatching(_ watch: QueueConnectWatch, fd: Int32, closing: Bool) {
+        if closing {
+            watch.cancel(closing: fd)
+        } else {
+            watch.finish()
+        }
+    }
+
+    func connectTimer(after seconds: Double, _ fired: @escaping () -> Void) -> any DispatchSourceTimer {
+        armTimer(nil, after: seconds) { _ in fired() }
+    }
+
+    func cancelConnectTimer(_ timer: any DispatchSourceTimer) {
+        timer.cancel()
     }
 }

@@ -73,9 +73,11 @@ extension QueueSocket {
                 throw QueueSocketError(.badConfig, "Attempting to connect while connected or without a delegate")
             }
             engine.reset()
+            let driver = makeConnectDriver([address], local: nil)
+            try driver.adopt(socket, connectingTo: address)
             started = true
             stateIndex += 1
-            startAttempt(socket, to: address, local: nil)
+            connectDriver = driver
             if timeout >= 0 {
                 let index = stateIndex
                 connectTimer = armTimer(connectTimer, after: timeout) { socket in
@@ -172,7 +174,7 @@ extension QueueSocket {
 
     /// The descriptor being connected or connected (legacy `socketFD`), from any thread.
     var legacySocketFD: Int32 {
-        sync { fd >= 0 ? fd : connectAttempts.first?.fd ?? listenFDs.first ?? -1 }
+        sync { fd >= 0 ? fd : connectDriver?.connectingFD ?? listenFDs.first ?? -1 }
     }
 
     /// The IPv4 and IPv6 descriptors (legacy `socket4FD`/`socket6FD`).

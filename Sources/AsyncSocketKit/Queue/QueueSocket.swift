@@ -62,12 +62,8 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     let gather = WriteGather()
     /// Bumped by every close, so late results of earlier work recognise themselves as stale.
     var stateIndex = 0
-    var connectAttempts: [QueueConnectAttempt] = []
-    var pendingAddresses: [SocketAddress] = []
-    /// The other family's address, waiting for the alternate delay (or for the first to fail).
-    var alternateAddress: SocketAddress?
-    var alternateTimer: (any DispatchSourceTimer)?
-    var lastConnectError: (any Error)?
+    /// The connect in progress, once its addresses are known.
+    var connectDriver: ConnectDriver<QueueSocket>?
     var connectedURL: URL?
     var peer: SocketAddress?
     var isSecureFlag = false

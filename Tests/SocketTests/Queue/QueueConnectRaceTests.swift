@@ -1,0 +1,69 @@
+import AsyncSocketKit
+import Foundation
+import SocketTestSupport
+import Testing
+
+// The connect race (ConnectRace, carried out by ConnectDriver for every face and engine) over real
+// loopback sockets: "localhost" gives QueueSocket both loopback addresses without a lookup, so each
+// step of the race can be provoked — an address that never answers (a full backlog), one that
+// refuses, the preference between families.
+@Suite("QueueSocket: the connect race over both loopback addresses")
+struct QueueConnectRaceTests {
+    static func disconnected(_ recorder: QueueRecorder) -> Bool {
+        if case .disconnected = recorder.events("client").last { true } else { false }
+    }
+
+    static func connectedEvent(_ recorder: QueueRecorder) -> QueueRecorder.Event? {
+        recorder.events("client").first
+    }
+
+    @Test("the preferred address never answers: the other joins after alternateAddressDelay and wins")
+    func staggeredAlternateWins() throws {
+        let backlog = try FullBacklog()
+        let recorder = QueueRecorder()
+        let server = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
+        try server.accept(onInterface: "::1", port: backlog.listener.port)
+        let client = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
+        recorder.name(client, "client")
+        client.alternateAddressDelay = 0.2
+        let started = now()
+        try client.connect(toHost: "localhost", onPort: backlog.listener.port, withTimeout: 10)
+        #expect(recorder.wait { Self.connectedEvent(recorder) != nil })
+        #expect(Self.connectedEvent(recorder) == .connected(host: "::1", port: backlog.listener.port))
+        #expect(now() - started >= 0.2)
+        client.disconnect()
+        server.disconnect()
+        #expect(recorder.wait { Self.disconnected(recorder) })
+        recorder.auditor.checkClosed("client")
+    }
+
+    @Test("IPv6 preferred and refused: IPv4 starts at once, without waiting for the delay")
+    func refusedPreferredAdvancesAtOnce() throws {
+        let recorder = QueueRecorder()
+        let server = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
+        try server.accept(onInterface: "127.0.0.1", port: 0)
+        let client = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
+        recorder.name(client, "client")
+        client.isIPv4PreferredOverIPv6 = false
+        client.alternateAddressDelay = 30
+        try client.connect(toHost: "localhost", onPort: server.localPort, withTimeout: 10)
+        #expect(recorder.wait(timeout: 5) { Self.connectedEvent(recorder) != nil })
+        #expect(Self.connectedEvent(recorder) == .connected(host: "127.0.0.1", port: server.localPort))
+        client.disconnect()
+        server.disconnect()
+        #expect(recorder.wait { Self.disconnected(recorder) })
+        recorder.auditor.checkClosed("client")
+    }
+
+    @Test("both addresses refuse: one disconnect with the last connect error (ECONNREFUSED), no descriptor left")
+    func bothRefused() throws {
+        let recorder = QueueRecorder()
+        let client = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
+        recorder.name(client, "client")
+        client.alternateAddressDelay = 30
+        try client.connect(toHost: "localhost", onPort: unusedPort(), withTimeout: 10)
+        #expect(recorder.wait(timeout: 5) { !recorder.events("client").isEmpty })
+        #expect(recorder.events("client") == [.disconnected(domain: NSPOSIXErrorDomain, code: Int(ECONNREFUSED))])
+        recorder.auditor.checkClosed("client")
+    }
+}
