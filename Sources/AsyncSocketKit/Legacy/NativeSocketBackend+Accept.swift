@@ -2,53 +2,43 @@ import AsyncSocketCore
 import CAsyncSocketShims
 import Foundation
 
-// Accepting: one listener per family, and per connection the original's accept sequence
-// (LegacyAcceptSequence.swift).
+// Accepting: one listener per family (ListenSockets), watched by a ListenerDriver, and per connection
+// the original's accept sequence (LegacyAcceptSequence.swift).
+
+/// The listeners of an accepting socket, by family (-1: none).
+struct NativeListening {
+    let driver: ListenerDriver<NativeSocketBackend>
+    let fd4: Int32
+    let fd6: Int32
+}
 extension NativeSocketBackend {
     func acceptOnInterface(_ interface: String?, port: UInt16) throws {
         try checkCanStart("accept")
         engine.reset()
         let (address4, address6) = try Self.listenAddresses(interface, port: port)
-        var listeners: [Int32] = []
+        let sockets: (v4: Int32?, v6: Int32?)
         do {
-            var boundPort = port
-            if var address4 {
-                let socket = try Self.listen(on: address4)
-                listeners.append(socket)
-                listenFD4 = socket
-                boundPort = SocketOps.localAddress(socket)?.port ?? port
-                address4.port = boundPort
-            }
-            if var address6 {
-                address6.port = boundPort
-                do {
-                    let socket = try Self.listen(on: address6)
-                    listeners.append(socket)
-                    listenFD6 = socket
-                } catch let error as AsyncSocketError where address4 != nil && Self.isMissingIPv6(error) {
-                    // A machine without IPv6 still listens on IPv4 for "all interfaces".
-                    debug("no IPv6 listener: \(error.message)")
-                }
-            }
+            sockets = try ListenSockets.open(v4: address4, v6: address6, toleratingMissingIPv6: true)
         } catch {
-            for socket in listeners {
-                close(socket)
+            if error.operation == "socket" {
+                throw AsyncSocketError(.socketError, message: error.error.localizedDescription, underlying: error.error)
             }
-            listenFD4 = -1
-            listenFD6 = -1
-            throw error
+            throw AsyncSocketError(
+                .socketError, message: "\(error.error.localizedDescription) (\(error.address))", underlying: error.error
+            )
+        }
+        if address6 != nil && sockets.v6 == nil {
+            debug("no IPv6 listener: this machine cannot listen on IPv6")
         }
         loop = EventRunLoop.current
-        for socket in listeners {
-            attachListener(socket)
-        }
+        let driver = ListenerDriver<NativeSocketBackend>(
+            sockets: [sockets.v4, sockets.v6].compactMap { $0 },
+            accepted: { [unowned self] child, peer in adoptAccepted(child, peer: peer) },
+            failed: { [unowned self] code in debug("accept failed: \(SystemError.errnoText(code))") })
+        listening = NativeListening(driver: driver, fd4: sockets.v4 ?? -1, fd6: sockets.v6 ?? -1)
+        try? driver.start(on: self)
         started = true
         retainedOwner = owner
-    }
-
-    private static func isMissingIPv6(_ error: AsyncSocketError) -> Bool {
-        guard let code = error.underlying?.code else { return false }
-        return code == Int(EAFNOSUPPORT) || code == Int(EADDRNOTAVAIL)
     }
 
     /// The IPv4 and IPv6 addresses `interface` stands for (1.6).
@@ -92,76 +82,11 @@ extension NativeSocketBackend {
         return (address4, address6)
     }
 
-    /// A listening socket bound to `address` with SO_REUSEADDR (IPv6 only for IPv6 addresses).
-    private static func listen(on address: SocketAddress) throws -> Int32 {
-        let socket: Int32
-        switch SocketOps.makeStreamSocket(family: address.family) {
-        case .success(let created): socket = created
-        case .failure(let error):
-            throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error)
-        }
-        SocketOps.setOption(socket, level: SOL_SOCKET, name: SO_REUSEADDR)
-        if address.isIPv6 {
-            SocketOps.setOption(socket, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY)
-        }
-        if let code = SocketOps.bind(socket, to: address) ?? SocketOps.listen(socket) {
-            close(socket)
-            let error = SystemError.posix(code, "bind")
-            throw AsyncSocketError(
-                .socketError, message: "\(error.localizedDescription) (\(address))", underlying: error)
-        }
-        return socket
-    }
-
-    func attachListener(_ socket: Int32) {
-        guard let loop else { return }
-        let source = loop.addFileSource(socket, modes: modes) { [self] _ in
-            acceptConnections(on: socket)
-        }
-        source.wantsReadable = true
-        listenSources.append(source)
-    }
-
-    /// Accepts what is waiting (a bounded number per event, so one busy listener cannot starve the loop).
-    private func acceptConnections(on socket: Int32) {
-        for _ in 0..<64 {
-            guard started, socket == listenFD4 || socket == listenFD6 else { return }
-            switch SocketOps.accept(socket) {
-            case .socket(let child, _):
-                adoptAccepted(child)
-            case .wouldBlock:
-                return
-            case .outOfResources(let code):
-                debug("accept failed: \(String(cString: strerror(code)))")
-                pauseAccepting()
-                return
-            case .failed(let code):
-                debug("accept failed: \(String(cString: strerror(code)))")
-                return
-            }
-        }
-    }
-
-    /// Out of descriptors: stop listening for a moment instead of spinning on a readable listener.
-    private func pauseAccepting() {
-        guard let loop, acceptPauseTimer == nil else { return }
-        for source in listenSources {
-            source.wantsReadable = false
-        }
-        acceptPauseTimer = loop.addTimer(after: 0.1, modes: modes) { [weak self] _ in
-            guard let self else { return }
-            acceptPauseTimer = nil
-            for source in listenSources {
-                source.wantsReadable = true
-            }
-        }
-    }
-
     /// The accept sequence of 2.5 for one new descriptor.
-    private func adoptAccepted(_ childFD: Int32) {
+    private func adoptAccepted(_ childFD: Int32, peer: SocketAddress) {
         guard let owner, let delegate = owner.delegate else {
             AcceptWithoutDelegate.reject(
-                childFD, peer: SocketOps.peerAddress(childFD), warned: &warnedNoDelegate, logger: logger,
+                childFD, peer: peer, warned: &warnedNoDelegate, logger: logger,
                 face: "RunLoopSocket")
             return
         }
@@ -170,7 +95,7 @@ extension NativeSocketBackend {
         guard let childBackend = child?.backend as? NativeSocketBackend else { return }
         childBackend.modes = modes
         childBackend.fd = childFD
-        childBackend.peerAddress = SocketOps.peerAddress(childFD)
+        childBackend.peerAddress = peer
         LegacyAcceptSequence.run(
             listener: owner, delegate: delegate, child: &child, backend: childBackend,
             listenerLoop: loop ?? EventRunLoop.current)

@@ -52,16 +52,15 @@ extension NativeSocketBackend {
         let keptOwner = retainedOwner
         dropScheduledWork()
         engine.reset()
-        connecting?.driver?.cancel()
+        connecting?.driver?.cancel(on: self)
         connecting = nil
-        for timer in [readTimer, writeTimer, connectTimer, acceptPauseTimer] {
+        for timer in [readTimer, writeTimer, connectTimer] {
             timer?.invalidate()
         }
         readTimer = nil
         writeTimer = nil
         connectTimer = nil
         connectDeadline = nil
-        acceptPauseTimer = nil
         if let tls, !tlsHandshaking, fd >= 0 {
             tls.sendCloseNotify()
         }
@@ -69,16 +68,12 @@ extension NativeSocketBackend {
         tlsHandshaking = false
         source?.cancel()
         source = nil
-        for listener in listenSources {
-            listener.cancel()
-        }
-        listenSources.removeAll()
-        for descriptor in [fd, listenFD4, listenFD6] where descriptor >= 0 {
-            close(descriptor)
+        listening?.driver.close(on: self)
+        listening = nil
+        if fd >= 0 {
+            close(fd)
         }
         fd = -1
-        listenFD4 = -1
-        listenFD6 = -1
         loop = nil
         started = false
         connected = false

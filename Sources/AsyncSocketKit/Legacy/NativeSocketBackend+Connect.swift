@@ -77,7 +77,7 @@ extension NativeSocketBackend {
             throw AsyncSocketError(.canceled)
         }
         do {
-            try driver.adopt(socket, connectingTo: address)
+            try driver.adopt(socket, connectingTo: address, on: self)
         } catch {
             close(socket)
             connecting = nil
@@ -110,14 +110,14 @@ extension NativeSocketBackend {
         case .success(let addresses):
             let driver = makeConnectDriver(ConnectOrder.legacy(addresses), stagger: ConnectOrder.legacyStagger)
             connecting?.driver = driver
-            driver.start()
+            driver.start(on: self)
         }
     }
 
     private func makeConnectDriver(_ addresses: [SocketAddress], stagger: Double) -> ConnectDriver<NativeSocketBackend>
     {
         ConnectDriver(
-            on: self, addresses: addresses, stagger: stagger,
+            addresses: addresses, stagger: stagger,
             won: { [unowned self] socket in
                 connecting = nil
                 fd = socket
@@ -162,30 +162,5 @@ extension NativeSocketBackend {
         }
         source.wantsReadable = true
         self.source = source
-    }
-}
-
-/// The run-loop side of a connect: watches and timers on the socket's loop, in its modes.
-extension NativeSocketBackend: ConnectScheduler {
-    func watchConnecting(_ fd: Int32, _ fired: @escaping () -> Void) -> RunLoopFileSource? {
-        guard let loop else { return nil }
-        let source = loop.addFileSource(fd, modes: modes) { _ in fired() }
-        source.wantsWritable = true
-        return source
-    }
-
-    func stopWatching(_ watch: RunLoopFileSource?, fd: Int32, closing: Bool) {
-        watch?.cancel()
-        if closing {
-            close(fd)
-        }
-    }
-
-    func connectTimer(after seconds: Double, _ fired: @escaping () -> Void) -> RunLoopTimer? {
-        loop?.addTimer(after: seconds, modes: modes) { _ in fired() }
-    }
-
-    func cancelConnectTimer(_ timer: RunLoopTimer?) {
-        timer?.invalidate()
     }
 }

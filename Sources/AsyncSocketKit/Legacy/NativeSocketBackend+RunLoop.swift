@@ -32,10 +32,8 @@ extension NativeSocketBackend {
         guard !newModes.isEmpty else { return false }
         guard newModes != modes else { return true }
         modes = newModes
-        for source in [source].compactMap({ $0 }) + listenSources {
-            source.setModes(modes)
-        }
-        for timer in [readTimer, writeTimer, connectTimer, acceptPauseTimer].compactMap({ $0 }) {
+        source?.setModes(modes)
+        for timer in [readTimer, writeTimer, connectTimer].compactMap({ $0 }) {
             timer.setModes(modes)
         }
         if let registrations = connecting?.driver?.registrations {
@@ -43,6 +41,12 @@ extension NativeSocketBackend {
                 watch?.setModes(modes)
             }
             registrations.stagger??.setModes(modes)
+        }
+        if let registrations = listening?.driver.registrations {
+            for watch in registrations.watches {
+                watch?.setModes(modes)
+            }
+            registrations.pauseTimer??.setModes(modes)
         }
         for case let item? in [readDequeue, writeDequeue, scheduledDisconnect] {
             let wasScheduled = item.isScheduled
@@ -65,18 +69,14 @@ extension NativeSocketBackend {
         dropScheduledWork()
         source?.cancel()
         source = nil
-        for listener in listenSources {
-            listener.cancel()
-        }
-        listenSources.removeAll()
-        for timer in [readTimer, writeTimer, connectTimer, acceptPauseTimer] {
+        listening?.driver.suspend(on: self)
+        for timer in [readTimer, writeTimer, connectTimer] {
             timer?.invalidate()
         }
         readTimer = nil
         writeTimer = nil
         connectTimer = nil
-        acceptPauseTimer = nil
-        connecting?.driver?.suspend()
+        connecting?.driver?.suspend(on: self)
     }
 
     private func registerEverything(
@@ -85,9 +85,7 @@ extension NativeSocketBackend {
         if connected {
             attachSource()
         }
-        for listener in [listenFD4, listenFD6] where listener >= 0 {
-            attachListener(listener)
-        }
+        try? listening?.driver.start(on: self)
         if let readRemaining {
             readTimer = makeTimer { $0.readTimerFired() }
             readTimer?.rearm(after: readRemaining)
@@ -100,7 +98,7 @@ extension NativeSocketBackend {
             connectTimer = makeTimer { $0.closeWithError(AsyncSocketError(.connectTimeout)) }
             connectTimer?.rearm(after: connectRemaining)
         }
-        connecting?.driver?.resume()
+        connecting?.driver?.resume(on: self)
         scheduleReadDequeue()
         scheduleWriteDequeue()
         if engine.disconnectConditionHolds {

@@ -27,15 +27,15 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
 
     /// The connected (or connecting, by address) descriptor.
     var fd: Int32 = -1
-    var listenFD4: Int32 = -1
-    var listenFD6: Int32 = -1
+    /// The listeners, while accepting.
+    var listening: NativeListening?
+    var listenFD4: Int32 { listening?.fd4 ?? -1 }
+    var listenFD6: Int32 { listening?.fd6 ?? -1 }
     var source: RunLoopFileSource?
-    var listenSources: [RunLoopFileSource] = []
     var readTimer: RunLoopTimer?
     var writeTimer: RunLoopTimer?
     var connectTimer: RunLoopTimer?
     var connectDeadline: UInt64?
-    var acceptPauseTimer: RunLoopTimer?
     /// The deferred actions, made on first use while the socket has a loop. They hold the socket
     /// strongly (no weak load per pass); ``dropScheduledWork()`` breaks that cycle on every close
     /// and move, and the facade's deinit does too.

@@ -26,25 +26,13 @@ extension QueueSocket {
                     .badParam, "Unknown interface. Specify valid interface by name (e.g. \"en1\") or IP address.")
             }
             engine.reset()
-            var created: [Int32] = []
+            let sockets: (v4: Int32?, v6: Int32?)
             do {
-                if var v4 {
-                    let socket = try Self.listen(on: v4)
-                    created.append(socket)
-                    v4.port = SocketOps.localAddress(socket)?.port ?? v4.port
-                    if var v6Address = v6, v6Address.port == 0 {
-                        v6Address.port = v4.port
-                        v6 = v6Address
-                    }
-                }
-                if let v6 {
-                    created.append(try Self.listen(on: v6))
-                }
-            } catch {
-                for socket in created { close(socket) }
-                throw error
+                sockets = try ListenSockets.open(v4: v4, v6: v6, toleratingMissingIPv6: false)
+            } catch let failure as ListenFailure {
+                throw failure.error
             }
-            startListening(created)
+            try startListening([sockets.v4, sockets.v6].compactMap { $0 })
         }
     }
 
@@ -63,9 +51,14 @@ extension QueueSocket {
                 }
             }
             engine.reset()
-            let socket = try Self.listen(on: address)
+            let socket: Int32
+            do {
+                socket = try ListenSockets.open(address)
+            } catch let failure as ListenFailure {
+                throw failure.error
+            }
             unixListenPath = url.path
-            startListening([socket])
+            try startListening([socket])
         }
     }
 
@@ -87,83 +80,24 @@ extension QueueSocket {
         }
     }
 
-    private static func listen(on address: SocketAddress) throws -> Int32 {
-        let socket: Int32
-        switch SocketOps.makeStreamSocket(family: address.family) {
-        case .success(let created): socket = created
-        case .failure(let error): throw error
+    private func startListening(_ sockets: [Int32]) throws {
+        let driver = ListenerDriver<QueueSocket>(
+            sockets: sockets,
+            accepted: { [unowned self] child, peer in deliverAccepted(child, from: peer) },
+            failed: { [unowned self] code in debug("accept failed: \(SystemError.errnoText(code))") })
+        do {
+            try driver.start(on: self)
+        } catch {
+            driver.close(on: self)
+            if let path = unixListenPath {
+                unlink(path)
+            }
+            unixListenPath = nil
+            throw error
         }
-        if address.isIP {
-            SocketOps.setOption(socket, level: SOL_SOCKET, name: SO_REUSEADDR)
-        }
-        if address.isIPv6 {
-            SocketOps.setOption(socket, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY)
-        }
-        if let code = SocketOps.bind(socket, to: address) {
-            close(socket)
-            throw SystemError.posix(code, "bind")
-        }
-        if let code = SocketOps.listen(socket) {
-            close(socket)
-            throw SystemError.posix(code, "listen")
-        }
-        return socket
-    }
-
-    private func startListening(_ sockets: [Int32]) {
         started = true
         stateIndex += 1
-        listenFDs = sockets
-        for socket in sockets {
-            let source = DispatchSource.makeReadSource(fileDescriptor: socket, queue: socketQueue)
-            source.setEventHandler { [weak self] in self?.acceptConnections(on: socket) }
-            source.setCancelHandler { close(socket) }
-            acceptSources.append(source)
-            source.activate()
-        }
-    }
-
-    private func acceptConnections(on socket: Int32) {
-        for _ in 0..<64 {
-            guard listenFDs.contains(socket) else { return }
-            switch SocketOps.accept(socket) {
-            case .socket(let child, let address):
-                deliverAccepted(child, from: address)
-            case .wouldBlock:
-                return
-            case .outOfResources(let code):
-                debug("accept failed: \(String(cString: strerror(code)))")
-                pauseAccepting()
-                return
-            case .failed(let code):
-                debug("accept failed: \(String(cString: strerror(code)))")
-                return
-            }
-        }
-    }
-
-    /// Out of descriptors (or memory): the waiting connection stays in the backlog and the listener
-    /// stays readable, so the accept source would fire again at once, forever (the original spun
-    /// here). Stop watching for a moment instead.
-    private func pauseAccepting() {
-        guard !acceptSourcesSuspended else { return }
-        acceptSourcesSuspended = true
-        for source in acceptSources {
-            source.suspend()
-        }
-        let index = stateIndex
-        socketQueue.asyncAfter(deadline: .now() + 0.1) { [weak self] in
-            guard let self, index == stateIndex, acceptSourcesSuspended else { return }
-            resumeAccepting()
-        }
-    }
-
-    func resumeAccepting() {
-        guard acceptSourcesSuspended else { return }
-        acceptSourcesSuspended = false
-        for source in acceptSources {
-            source.resume()
-        }
+        listener = driver
     }
 
     private func deliverAccepted(_ child: Int32, from address: SocketAddress) {

@@ -79,7 +79,7 @@ extension QueueSocket {
         readTimer = nil
         writeTimer = nil
         connectTimer = nil
-        connectDriver?.cancel()
+        connectDriver?.cancel(on: self)
         connectDriver = nil
         if let tls, isSecureFlag, fd >= 0 {
             tls.sendCloseNotify()
@@ -100,16 +100,11 @@ extension QueueSocket {
         readSource = nil
         writeSource = nil
         descriptorCloser = nil
-        resumeAccepting()
-        for (socket, source) in zip(listenFDs, acceptSources) {
-            SafeClose.detach(socket)
-            source.cancel()
-        }
+        listener?.close(on: self)
+        listener = nil
         if let path = unixListenPath {
             unlink(path)
         }
-        listenFDs.removeAll()
-        acceptSources.removeAll()
         unixListenPath = nil
         fd = -1
         started = false

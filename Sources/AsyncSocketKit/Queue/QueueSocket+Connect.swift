@@ -163,7 +163,7 @@ extension QueueSocket {
     private func race(_ addresses: [SocketAddress], local: (v4: SocketAddress?, v6: SocketAddress?)?) {
         let driver = makeConnectDriver(addresses, local: local)
         connectDriver = driver
-        driver.start()
+        driver.start(on: self)
     }
 
     /// A driver for this socket's connect; it reports to the socket.
@@ -171,7 +171,7 @@ extension QueueSocket {
         _ addresses: [SocketAddress], local: (v4: SocketAddress?, v6: SocketAddress?)?
     ) -> ConnectDriver<QueueSocket> {
         ConnectDriver(
-            on: self, addresses: addresses, stagger: alternateDelay, binding: local,
+            addresses: addresses, stagger: alternateDelay, binding: local,
             won: { [unowned self] socket in
                 connectDriver = nil
                 didConnect(socket)
@@ -214,36 +214,5 @@ extension QueueSocket {
             socket.didConnect(socketFD)
         }
         return socket
-    }
-}
-
-/// The dispatch side of a connect: sources and timers on the socket queue.
-extension QueueSocket: ConnectScheduler {
-    func watchConnecting(_ fd: Int32, _ fired: @escaping () -> Void) throws -> QueueConnectWatch {
-        let watch = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        guard watch >= 0 else { throw SystemError.posix(errno, "dup") }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: watch, queue: socketQueue)
-        let handler = TimerHandler { _ in fired() }
-        source.setEventHandler { [weak self] in
-            if let self { handler.fired(self) }
-        }
-        source.activate()
-        return QueueConnectWatch(watch: watch, source: source)
-    }
-
-    func stopWatching(_ watch: QueueConnectWatch, fd: Int32, closing: Bool) {
-        if closing {
-            watch.cancel(closing: fd)
-        } else {
-            watch.finish()
-        }
-    }
-
-    func connectTimer(after seconds: Double, _ fired: @escaping () -> Void) -> any DispatchSourceTimer {
-        armTimer(nil, after: seconds) { _ in fired() }
-    }
-
-    func cancelConnectTimer(_ timer: any DispatchSourceTimer) {
-        timer.cancel()
     }
 }

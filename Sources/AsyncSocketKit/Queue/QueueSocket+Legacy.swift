@@ -74,7 +74,7 @@ extension QueueSocket {
             }
             engine.reset()
             let driver = makeConnectDriver([address], local: nil)
-            try driver.adopt(socket, connectingTo: address)
+            try driver.adopt(socket, connectingTo: address, on: self)
             started = true
             stateIndex += 1
             connectDriver = driver

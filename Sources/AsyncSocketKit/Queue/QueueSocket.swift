@@ -37,13 +37,12 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var started = false
     var connected = false
     var fd: Int32 = -1
-    var listenFDs: [Int32] = []
+    /// The listeners, while accepting.
+    var listener: ListenerDriver<QueueSocket>?
+    var listenFDs: [Int32] { listener?.sockets ?? [] }
     var unixListenPath: String?
     var readSource: (any DispatchSourceRead)?
     var writeSource: (any DispatchSourceWrite)?
-    var acceptSources: [any DispatchSourceRead] = []
-    /// Whether the accept sources are suspended for a moment (out of descriptors).
-    var acceptSourcesSuspended = false
     var readSourceSuspended = true
     var writeSourceSuspended = true
     var readTimer: (any DispatchSourceTimer)?

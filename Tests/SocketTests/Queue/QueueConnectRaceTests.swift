@@ -66,4 +66,22 @@ struct QueueConnectRaceTests {
         #expect(recorder.events("client") == [.disconnected(domain: NSPOSIXErrorDomain, code: Int(ECONNREFUSED))])
         recorder.auditor.checkClosed("client")
     }
+
+    @Test("a socket let go of while its race is under way closes quietly: no callback, the stagger never fires")
+    func releasedWhileRacing() throws {
+        let backlog = try FullBacklog()
+        let recorder = QueueRecorder()
+        let alternate = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
+        try alternate.accept(onInterface: "::1", port: backlog.listener.port)
+        recorder.name(alternate, "alternate")
+        var client: QueueSocket? = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
+        recorder.name(client!, "client")
+        client!.alternateAddressDelay = 0.2
+        try client!.connect(toHost: "localhost", onPort: backlog.listener.port, withTimeout: 10)
+        client = nil
+        // Had the stagger outlived the socket, the IPv6 attempt would reach the listener after 0.2 s.
+        #expect(!recorder.wait(timeout: 0.6) { !recorder.events("alternate").isEmpty })
+        #expect(recorder.events("client").isEmpty)
+        alternate.disconnect()
+    }
 }
