@@ -75,7 +75,7 @@ package enum WriteStep {
 }
 
 /// What making the next queued item current led to.
-package enum DequeueResult: Equatable {
+enum DequeueResult: Equatable {
     /// An item is already current.
     case busy
     /// Nothing is queued.

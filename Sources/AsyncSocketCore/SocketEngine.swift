@@ -130,7 +130,7 @@ package final class SocketEngine {
     // MARK: Dequeueing
 
     /// Makes the next queued read current.
-    package func dequeueRead() -> DequeueResult {
+    func dequeueRead() -> DequeueResult {
         if currentRead != nil {
             return .busy
         }
@@ -148,7 +148,7 @@ package final class SocketEngine {
     }
 
     /// Makes the next queued write current.
-    package func dequeueWrite() -> DequeueResult {
+    func dequeueWrite() -> DequeueResult {
         if currentWrite != nil {
             return .busy
         }

@@ -50,7 +50,7 @@ for chunk in [1, 100, 65_536] where phases.isEmpty || phases.contains("line") {
     for prebuffering in [true, false] where prebuffering || chunk == 65_536 {
         let engine = SocketEngine(configuration: .init(prebuffering: prebuffering))
         _ = engine.enqueueRead(ReadRequest(kind: .separator([13, 10], maxLength: 0), timeout: -1, tag: 0))
-        _ = engine.dequeueRead()
+        _ = engine.nextRead(peerEnded: false)
         let transport = MemoryTransport(input: line, chunk: chunk)
         var delivered = 0
         var passes = 0
@@ -88,7 +88,7 @@ for chunk in [65_536, 4_096] where phases.isEmpty || phases.contains("lines") {
     let elapsed = seconds {
         while completed < lineCount {
             _ = engine.enqueueRead(ReadRequest(kind: .separator([13, 10], maxLength: 0), timeout: -1, tag: completed))
-            _ = engine.dequeueRead()
+            _ = engine.nextRead(peerEnded: false)
             while true {
                 transport.armed = true
                 let result = engine.runReadPass(transportReadable: true, transport: transport)
@@ -132,7 +132,7 @@ if phases.isEmpty || phases.contains("allocs") {
         for _ in 0..<operations {
             var before = mc_allocations()
             _ = lineEngine.enqueueRead(ReadRequest(kind: .separator(separator, maxLength: 0), timeout: -1, tag: 0))
-            _ = lineEngine.dequeueRead()
+            _ = lineEngine.nextRead(peerEnded: false)
             queueing += Double(mc_allocations() - before)
             before = mc_allocations()
             lineTransport.armed = true
@@ -152,7 +152,7 @@ if phases.isEmpty || phases.contains("allocs") {
         anyTotal = allocations {
             for _ in 0..<operations {
                 _ = anyEngine.enqueueRead(ReadRequest(kind: .available(maxLength: 0), timeout: -1, tag: 0))
-                _ = anyEngine.dequeueRead()
+                _ = anyEngine.nextRead(peerEnded: false)
                 anyTransport.armed = true
                 let result = anyEngine.runReadPass(transportReadable: true, transport: anyTransport)
                 precondition(result.completed?.data.count == 64, "a read went missing")
@@ -169,7 +169,7 @@ if phases.isEmpty || phases.contains("allocs") {
         writeTotal = allocations {
             for _ in 0..<operations {
                 _ = writeEngine.enqueueWrite(payload, timeout: -1, tag: 0)
-                _ = writeEngine.dequeueWrite()
+                _ = writeEngine.nextWrite()
                 let result = writeEngine.runWritePass(transportWritable: true, transport: anyTransport)
                 precondition(result.completedTag == 0, "a write did not complete")
             }

@@ -180,10 +180,10 @@ struct TLSTransportTests {
         let engine = SocketEngine()
         _ = engine.enqueueRead(ReadRequest(kind: .separator(Array("\n".utf8), maxLength: 0), timeout: -1, tag: 1))
         _ = engine.enqueueRead(ReadRequest(kind: .separator(Array("\n".utf8), maxLength: 0), timeout: -1, tag: 2))
-        #expect(engine.dequeueRead() == .started(timeout: nil))
+        #expect(engine.nextRead(peerEnded: false) == .start(timeout: nil))
         let first = engine.runReadPass(transportReadable: true, transport: connection.client)
         #expect(first.completed?.data == Data("first line\n".utf8))
-        #expect(engine.dequeueRead() == .started(timeout: nil))
+        #expect(engine.nextRead(peerEnded: false) == .start(timeout: nil))
         let second = engine.runReadPass(transportReadable: false, transport: connection.client)
         #expect(second.completed?.data == Data("second line\n".utf8))
     }
