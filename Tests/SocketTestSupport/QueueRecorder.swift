@@ -42,13 +42,9 @@ package final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     package let queue = DispatchQueue(label: "recorder-delegate")
     /// Checks the socket invariants over every callback recorded here.
     package let auditor = SocketAuditor()
-    private let condition = NSCondition()
-    private var names: [ObjectIdentifier: String] = [:]
-    private var entries: [(String, Event)] = []
-    private var childCount = 0
-    private var acceptedSockets: [QueueSocket] = []
+    private let log = RecorderLog<QueueSocket, Event>()
     /// The accepted sockets kept alive (unless `keepsAccepted` is false).
-    package var accepted: [QueueSocket] { condition.withLock { acceptedSockets } }
+    package var accepted: [QueueSocket] { log.accepted }
     package var keepsAccepted = true
     package var readTimeoutAnswers: [TimeInterval] = []
     package var onRead: ((QueueSocket, Data, Int) -> Void)?
@@ -58,29 +54,26 @@ package final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     package var trustAnswer = false
     private var receivedChains: [CertificateChain] = []
     /// The certificate chains manual trust asked about.
-    package var trustChains: [CertificateChain] { condition.withLock { receivedChains } }
+    package var trustChains: [CertificateChain] { log.withLock { receivedChains } }
 
     package init() {}
 
     package func name(_ socket: QueueSocket, _ label: String) {
-        condition.withLock { names[ObjectIdentifier(socket)] = label }
+        log.name(socket, label)
     }
 
     package func label(_ socket: QueueSocket) -> String {
-        condition.withLock { names[ObjectIdentifier(socket)] ?? "?" }
+        log.label(socket)
     }
 
     private func record(_ socket: QueueSocket, _ event: Event) {
         auditor.observe(socket, label: label(socket), event.auditObservation)
-        condition.withLock {
-            entries.append((names[ObjectIdentifier(socket)] ?? "?", event))
-            condition.broadcast()
-        }
+        log.append(socket, event)
     }
 
     package func events(_ label: String) -> [Event] {
         auditor.reportIfInTest()
-        return condition.withLock { entries.filter { $0.0 == label }.map(\.1) }
+        return log.events(label)
     }
 
     /// Waits until `predicate` holds (checked after every callback, and at least every 50 ms) or
@@ -88,14 +81,7 @@ package final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     @discardableResult
     package func wait(timeout: TimeInterval = 10, until predicate: () -> Bool) -> Bool {
         defer { auditor.reportIfInTest() }
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !predicate() {
-            if Date() >= deadline { return false }
-            condition.lock()
-            _ = condition.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.05)))
-            condition.unlock()
-        }
-        return true
+        return log.wait(timeout: timeout, until: predicate)
     }
 
     package func newSocketQueueForConnection(fromAddress address: Data, on sock: QueueSocket) -> DispatchQueue? {
@@ -105,16 +91,7 @@ package final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
     package func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
         let descriptors = sock.descriptorsForAudit
         let childDescriptors = newSocket.descriptorsForAudit
-        // One critical section: a waiter that sees the accepted socket also sees the event.
-        let child = condition.withLock {
-            childCount += 1
-            let child = "child\(childCount)"
-            names[ObjectIdentifier(newSocket)] = child
-            entries.append((names[ObjectIdentifier(sock)] ?? "?", .accepted(child)))
-            if keepsAccepted { acceptedSockets.append(newSocket) }
-            condition.broadcast()
-            return child
-        }
+        let child = log.accepted(newSocket, by: sock, keep: keepsAccepted) { .accepted($0) }
         auditor.observe(sock, label: label(sock), .callback("accepted(\(child))"))
         auditor.track(descriptors, of: sock, label: label(sock))
         auditor.track(childDescriptors, of: newSocket, label: child)
@@ -155,7 +132,7 @@ package final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
         -> TimeInterval
     {
         record(sock, .readTimeout(tag: tag, elapsed: elapsed, bytesDone: length))
-        return condition.withLock { readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst() }
+        return log.withLock { readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst() }
     }
 
     package func socket(
@@ -185,7 +162,7 @@ package final class QueueRecorder: QueueSocketDelegate, @unchecked Sendable {
         _ sock: QueueSocket, didReceiveTrust trust: CertificateChain,
         completionHandler: @escaping @Sendable (Bool) -> Void
     ) {
-        let answer = condition.withLock { () -> Bool in
+        let answer = log.withLock { () -> Bool in
             receivedChains.append(trust)
             return trustAnswer
         }

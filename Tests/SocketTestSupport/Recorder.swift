@@ -2,8 +2,8 @@ import AsyncSocketKit
 import Foundation
 
 /// A `RunLoopSocketDelegate` that records every callback, in order, with the socket's label, and
-/// lets a test script the answers. Used on one loop thread (or, for accepted sockets moved to a
-/// worker loop, with `lock` around the trace). Every callback also goes past ``auditor``, which
+/// lets a test script the answers. Used on one loop thread, or on several for accepted sockets moved
+/// to worker loops (the trace is a ``RecorderLog``, safe from any thread). Every callback also goes past ``auditor``, which
 /// reports a broken socket invariant (a callback after the final disconnect, a second final
 /// disconnect, a descriptor left open) as a test issue.
 package final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
@@ -43,23 +43,13 @@ package final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
         }
     }
 
-    package struct Entry: CustomStringConvertible {
-        package let socket: String
-        package let event: Event
-        package let thread: pthread_t
-        package var description: String { "\(socket) \(event)" }
-    }
+    package typealias Entry = RecorderLog<RunLoopSocket, Event>.Entry
 
     /// Checks the socket invariants over every callback recorded here.
     package let auditor = SocketAuditor()
-    private let lock = NSLock()
-    private var names: [ObjectIdentifier: String] = [:]
-    private var entries: [Entry] = []
-    private var childCount = 0
-    /// Accepted sockets, kept alive (unless `keepsAccepted` is false).
-    private var acceptedSockets: [RunLoopSocket] = []
+    private let log = RecorderLog<RunLoopSocket, Event>()
     /// The accepted sockets kept alive (unless `keepsAccepted` is false).
-    package var accepted: [RunLoopSocket] { lock.withLock { acceptedSockets } }
+    package var accepted: [RunLoopSocket] { log.accepted }
     package var keepsAccepted = true
     package var willConnectAnswer = true
     package var childWillConnectAnswer = true
@@ -79,23 +69,22 @@ package final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
     package init() {}
 
     package func name(_ socket: RunLoopSocket, _ label: String) {
-        lock.withLock { names[ObjectIdentifier(socket)] = label }
+        log.name(socket, label)
     }
 
     package func label(_ socket: RunLoopSocket) -> String {
-        lock.withLock { names[ObjectIdentifier(socket)] ?? "?" }
+        log.label(socket)
     }
 
     private func record(_ socket: RunLoopSocket, _ event: Event) {
-        let label = label(socket)
-        auditor.observe(socket, label: label, event.auditObservation)
-        lock.withLock { entries.append(Entry(socket: label, event: event, thread: pthread_self())) }
+        auditor.observe(socket, label: label(socket), event.auditObservation)
+        log.append(socket, event)
     }
 
     /// The trace so far.
     package var trace: [Entry] {
         auditor.reportIfInTest()
-        return lock.withLock { entries }
+        return log.all
     }
 
     /// The events of one socket.
@@ -111,8 +100,9 @@ package final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
         let ns = error.map { $0 as NSError }
         record(sock, .willDisconnect(domain: ns?.domain, code: ns?.code))
         let data = sock.unreadData()
-        if let data { auditor.delivered(data, to: sock, label: label(sock)) }
-        lock.withLock { unread[names[ObjectIdentifier(sock)] ?? "?"] = data }
+        let name = label(sock)
+        if let data { auditor.delivered(data, to: sock, label: name) }
+        log.withLock { unread[name] = data }
         onWillDisconnect?(sock)
     }
 
@@ -122,18 +112,12 @@ package final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
     }
 
     package func onSocket(_ sock: RunLoopSocket, didAcceptNewSocket newSocket: RunLoopSocket) {
-        let child = lock.withLock { () -> String in
-            childCount += 1
-            let child = "child\(childCount)"
-            names[ObjectIdentifier(newSocket)] = child
-            if keepsAccepted { acceptedSockets.append(newSocket) }
-            return child
-        }
+        let child = log.accepted(newSocket, by: sock, keep: keepsAccepted) { .didAccept($0) }
         for fd in [sock.socket4FD, sock.socket6FD] {
             auditor.track(fd, of: sock, label: label(sock))
         }
         auditor.track(newSocket.socketFD, of: newSocket, label: child)
-        record(sock, .didAccept(child))
+        auditor.observe(sock, label: label(sock), Event.didAccept(child).auditObservation)
         onAccept?(sock, newSocket)
     }
 
@@ -178,14 +162,14 @@ package final class Recorder: RunLoopSocketDelegate, @unchecked Sendable {
         _ sock: RunLoopSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
     ) -> TimeInterval {
         record(sock, .readTimeout(tag: tag, elapsed: elapsed, bytesDone: length))
-        return lock.withLock { readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst() }
+        return log.withLock { readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst() }
     }
 
     package func onSocket(
         _ sock: RunLoopSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
     ) -> TimeInterval {
         record(sock, .writeTimeout(tag: tag, elapsed: elapsed, bytesDone: length))
-        return lock.withLock { writeTimeoutAnswers.isEmpty ? 0 : writeTimeoutAnswers.removeFirst() }
+        return log.withLock { writeTimeoutAnswers.isEmpty ? 0 : writeTimeoutAnswers.removeFirst() }
     }
 
     package func onSocketDidSecure(_ sock: RunLoopSocket) {
