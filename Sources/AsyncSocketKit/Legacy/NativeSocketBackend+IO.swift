@@ -313,36 +313,25 @@ extension NativeSocketBackend: ByteTransport {
     /// in the original) and start the handshake, with the bytes read ahead as its first ciphertext.
     private func beginTLS() {
         guard let (payload, prebuffered) = engine.beginTLS() else { return }
-        let settings: TLSSettings
         do {
-            settings = try Self.tlsSettings(from: payload)
+            tls = try TLSStart.transport(
+                payload: payload, prebuffered: prebuffered, connectHost: connectHost ?? peerAddress?.host,
+                logger: logger, over: self)
         } catch {
-            closeWithError(AsyncSocketError(.socketError, message: "Could not apply the TLS settings: \(error)"))
+            switch error {
+            case .settings(let reason):
+                closeWithError(AsyncSocketError(.socketError, message: "Could not apply the TLS settings: \(reason)"))
+            case .engine(let reason):
+                closeWithError(
+                    AsyncSocketError(
+                        .socketError, message: "Could not apply the TLS settings: \(reason.message)",
+                        underlying: reason as NSError))
+            }
             return
         }
-        let tlsEngine: TLSEngine
-        do {
-            tlsEngine = try TLSEngine(settings: settings, connectHost: connectHost ?? peerAddress?.host, logger: logger)
-        } catch {
-            closeWithError(
-                AsyncSocketError(
-                    .socketError, message: "Could not apply the TLS settings: \(error.message)",
-                    underlying: error as NSError))
-            return
-        }
-        tlsEngine.feedCiphertext(prebuffered)
-        tls = TLSTransport(engine: tlsEngine, lower: self)
         tlsHandshaking = true
         readableHint = true
         continueHandshake()
-    }
-
-    static func tlsSettings(from payload: Any) throws -> TLSSettings {
-        switch payload {
-        case let typed as TLSSettings: return typed
-        case let dictionary as [String: Any]: return try TLSSettings(legacyDictionary: dictionary)
-        default: throw AsyncSocketUsageError("startTLS settings must be a dictionary or TLSSettings")
-        }
     }
 
     /// Moves handshake bytes; on completion, `onSocketDidSecure` and both queues go on.

@@ -10,20 +10,19 @@ extension QueueSocket {
     /// Both queues reached the TLS marker.
     func startTLSHandshake() {
         guard let (payload, prebuffered) = engine.beginTLS() else { return }
-        let tlsEngine: TLSEngine
         do {
-            let settings = try NativeSocketBackend.tlsSettings(from: payload)
-            tlsEngine = try TLSEngine(
-                settings: settings, connectHost: connectHostString ?? connectedSocketAddress?.host, logger: logger)
-        } catch let error as TLSError {
-            closeWithError(error)
-            return
+            tls = try TLSStart.transport(
+                payload: payload, prebuffered: prebuffered,
+                connectHost: connectHostString ?? connectedSocketAddress?.host, logger: logger, over: self)
         } catch {
-            closeWithError(QueueSocketError(.other, "Could not apply the TLS settings: \(error)"))
+            switch error {
+            case .settings(let reason):
+                closeWithError(QueueSocketError(.other, "Could not apply the TLS settings: \(reason)"))
+            case .engine(let reason):
+                closeWithError(reason)
+            }
             return
         }
-        tlsEngine.feedCiphertext(prebuffered)
-        tls = TLSTransport(engine: tlsEngine, lower: self)
         tlsHandshaking = true
         continueHandshake()
     }
