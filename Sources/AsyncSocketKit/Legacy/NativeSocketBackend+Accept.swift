@@ -35,9 +35,8 @@ extension NativeSocketBackend {
             sockets: [sockets.v4, sockets.v6].compactMap { $0 },
             accepted: { [unowned self] child, peer in adoptAccepted(child, peer: peer) },
             failed: { [unowned self] code in debug("accept failed: \(SystemError.errnoText(code))") })
-        listening = NativeListening(driver: driver, fd4: sockets.v4 ?? -1, fd6: sockets.v6 ?? -1)
+        phase = .listening(NativeListening(driver: driver, fd4: sockets.v4 ?? -1, fd6: sockets.v6 ?? -1))
         try? driver.start(on: self)
-        started = true
         retainedOwner = owner
     }
 
@@ -106,7 +105,7 @@ extension NativeSocketBackend: LegacyAcceptedChild {
     var closedDuringAccept: Bool { fd < 0 }
 
     func beginAccept() {
-        started = true
+        phase = .accepted
     }
 
     func refuseAccept(keeping child: RunLoopSocket) {
@@ -119,7 +118,7 @@ extension NativeSocketBackend: LegacyAcceptedChild {
         loop = childLoop
         childLoop.perform(inModes: modes) { [self] in
             // On the child's own loop: register it and report the connection.
-            guard started, fd >= 0, !connected else { return }
+            guard case .accepted = phase, fd >= 0 else { return }
             establishConnection()
         }
     }

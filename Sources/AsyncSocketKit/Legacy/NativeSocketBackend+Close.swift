@@ -53,7 +53,6 @@ extension NativeSocketBackend {
         dropScheduledWork()
         engine.reset()
         connecting?.driver?.cancel(on: self)
-        connecting = nil
         for timer in [readTimer, writeTimer, connectTimer] {
             timer?.invalidate()
         }
@@ -69,14 +68,12 @@ extension NativeSocketBackend {
         source?.cancel()
         source = nil
         listening?.driver.close(on: self)
-        listening = nil
         if fd >= 0 {
             close(fd)
         }
         fd = -1
         loop = nil
-        started = false
-        connected = false
+        phase = .idle
         closingWithError = false
         readableHint = false
         writableHint = false

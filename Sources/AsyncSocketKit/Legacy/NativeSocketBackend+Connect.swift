@@ -11,12 +11,10 @@ struct NativeConnecting {
     /// A connect by address reports an asynchronous failure as AsyncSocketError -1 (2.3); a connect
     /// by name reports the system error (2.2).
     let byAddress: Bool
-    /// The socket a connect by address made, while `onSocketWillConnect` looks at it.
-    var socket: Int32?
+    /// The race over the addresses (none while a name is resolved).
     var driver: ConnectDriver<NativeSocketBackend>?
 
     var isResolving: Bool { !byAddress && driver == nil }
-    var descriptor: Int32? { socket ?? driver?.connectingFD }
 }
 
 extension NativeSocketBackend {
@@ -49,10 +47,9 @@ extension NativeSocketBackend {
             self.loop = nil
             throw AsyncSocketError(.canceled)
         }
-        started = true
+        phase = .connecting(NativeConnecting(byAddress: false))
         retainedOwner = owner
         connectHost = host
-        connecting = NativeConnecting(byAddress: false)
         let generation = self.generation
         let modes = self.modes
         (customResolver ?? .system).resolve(host, port: port) { [weak self] result in
@@ -68,11 +65,11 @@ extension NativeSocketBackend {
         engine.reset()
         let socket = try Self.makeConnectingSocket(for: address, boundTo: interface)
         self.loop = EventRunLoop.current
-        connecting = NativeConnecting(byAddress: true, socket: socket)
+        phase = .askingWillConnect(socket: socket)
         let driver = makeConnectDriver([address], stagger: ConnectOrder.legacyStagger)
         guard let owner, delegate?.onSocketWillConnect(owner) ?? true else {
             close(socket)
-            connecting = nil
+            phase = .idle
             self.loop = nil
             throw AsyncSocketError(.canceled)
         }
@@ -80,13 +77,11 @@ extension NativeSocketBackend {
             try driver.adopt(socket, connectingTo: address, on: self)
         } catch {
             close(socket)
-            connecting = nil
+            phase = .idle
             self.loop = nil
             throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error as NSError)
         }
-        connecting?.driver = driver
-        connecting?.socket = nil
-        started = true
+        phase = .connecting(NativeConnecting(byAddress: true, driver: driver))
         retainedOwner = owner
         armConnectTimer(timeout)
     }
@@ -109,7 +104,7 @@ extension NativeSocketBackend {
             closeWithError(error)
         case .success(let addresses):
             let driver = makeConnectDriver(ConnectOrder.legacy(addresses), stagger: ConnectOrder.legacyStagger)
-            connecting?.driver = driver
+            phase = .connecting(NativeConnecting(byAddress: false, driver: driver))
             driver.start(on: self)
         }
     }
@@ -119,7 +114,6 @@ extension NativeSocketBackend {
         ConnectDriver(
             addresses: addresses, stagger: stagger,
             won: { [unowned self] socket in
-                connecting = nil
                 fd = socket
                 establishConnection()
             },
@@ -141,7 +135,7 @@ extension NativeSocketBackend {
         connectTimer = nil
         connectDeadline = nil
         peerAddress = SocketOps.peerAddress(fd)
-        connected = true
+        phase = .connected
         writableHint = true
         attachSource()
         let generation = self.generation

@@ -27,8 +27,6 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
 
     /// The connected (or connecting, by address) descriptor.
     var fd: Int32 = -1
-    /// The listeners, while accepting.
-    var listening: NativeListening?
     var listenFD4: Int32 { listening?.fd4 ?? -1 }
     var listenFD6: Int32 { listening?.fd6 ?? -1 }
     var source: RunLoopFileSource?
@@ -47,8 +45,7 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     /// Gathered writes and the accounting of a batch sent together (WriteGather.swift).
     let gather = WriteGather()
 
-    var started = false
-    var connected = false
+    var phase = NativePhase.idle
     var closingWithError = false
     /// The error close is the peer's clean end of stream (a nil error).
     var closingAtEnd = false
@@ -60,7 +57,6 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var writableHint = false
     /// Bumped by every close, so work started for an earlier connection recognises itself as stale.
     var generation = 0
-    var connecting: NativeConnecting?
     var peerAddress: SocketAddress?
     /// The host string of a connect by name (for `description` and the TLS peer-name check).
     var connectHost: String?
@@ -194,7 +190,8 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     /// before `onSocketWillConnect`), else a listening one.
     var socketFD: Int32 {
         if fd >= 0 { return fd }
-        if let connecting = connecting?.descriptor { return connecting }
+        if case .askingWillConnect(let socket) = phase { return socket }
+        if let connecting = connecting?.driver?.connectingFD { return connecting }
         return listenFD4 >= 0 ? listenFD4 : listenFD6
     }
     var socket4FD: Int32 { fd >= 0 ? (isIPv4 ? fd : -1) : listenFD4 }

@@ -20,7 +20,7 @@ extension QueueCoreBackend {
             queue = nil
             throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error)
         }
-        start(on: EventRunLoop.current)
+        start(on: EventRunLoop.current, as: .listening)
     }
 
     /// The legacy interface as QueueSocket understands it: names are resolved the legacy way
@@ -81,8 +81,7 @@ extension QueueCoreBackend {
             loop = nil
             throw Self.legacyStartError(error)
         }
-        connectByAddress = false
-        start(on: loop!)
+        start(on: loop!, as: .connecting(byAddress: false))
     }
 
     func connectToAddress(_ addressData: Data, viaInterface interfaceData: Data?, timeout: TimeInterval) throws {
@@ -90,10 +89,10 @@ extension QueueCoreBackend {
         let (address, interface) = try Self.connectAddresses(addressData, interface: interfaceData)
         let descriptor = try Self.makeConnectingSocket(for: address, boundTo: interface)
         loop = EventRunLoop.current
-        pendingFD = descriptor
-        defer { pendingFD = -1 }
+        phase = .askingWillConnect(socket: descriptor)
         guard let owner, delegate?.onSocketWillConnect(owner) ?? true else {
             close(descriptor)
+            phase = .idle
             loop = nil
             throw AsyncSocketError(.canceled)
         }
@@ -102,12 +101,12 @@ extension QueueCoreBackend {
             try socket.connect(socket: descriptor, to: address, timeout: timeout)
         } catch {
             close(descriptor)
+            phase = .idle
             queue = nil
             loop = nil
             throw Self.legacyStartError(error)
         }
-        connectByAddress = true
-        start(on: loop!)
+        start(on: loop!, as: .connecting(byAddress: true))
     }
 
     /// A QueueSocket's synchronous connect failure in legacy terms: −1, with the error's own sentence
@@ -127,9 +126,9 @@ extension QueueCoreBackend {
         }
     }
 
-    private func start(on loop: EventRunLoop) {
+    private func start(on loop: EventRunLoop, as phase: QueueCorePhase) {
         self.loop = loop
-        started = true
+        self.phase = phase
         retainedOwner = owner
         becomePresent(on: loop)
     }
@@ -144,7 +143,7 @@ extension QueueCoreBackend {
     /// peer's close.
     func didConnect(host: String, port: UInt16) {
         guard started else { return }
-        connected = true
+        phase = .connected
         watchForPeerClose()
         report { delegate, owner in delegate.onSocket(owner, didConnectToHost: host, port: port) }
     }
@@ -241,7 +240,9 @@ extension QueueCoreBackend {
     /// QueueSocket's errors in legacy terms (2.6, 1.2).
     private func legacyError(_ error: any Error) -> (any Error)? {
         guard let queueError = error as? QueueSocketError else {
-            if connectByAddress && !connected, let posix = error as NSError?, posix.domain == NSPOSIXErrorDomain {
+            if case .connecting(byAddress: true) = phase, let posix = error as NSError?,
+                posix.domain == NSPOSIXErrorDomain
+            {
                 return AsyncSocketError(.socketError, message: posix.localizedDescription, underlying: posix)
             }
             return error
@@ -267,8 +268,7 @@ extension QueueCoreBackend {
         queue?.disconnect()
         queue = nil
         loop = nil
-        started = false
-        connected = false
+        phase = .idle
         closing?.release()
         closing = nil
         retainedOwner = nil
@@ -314,7 +314,7 @@ extension QueueCoreBackend: LegacyAcceptedChild {
     var closedDuringAccept: Bool { queue == nil }
 
     func beginAccept() {
-        started = true
+        phase = .accepted
     }
 
     func refuseAccept(keeping child: RunLoopSocket) {

@@ -26,10 +26,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// The current QueueSocket's delegate (a QueueSocket holds its delegate weakly).
     var bridge: QueueCoreBridge?
     var epoch = 0
-    var started = false
-    var connected = false
-    var connectByAddress = false
-    var pendingFD: Int32 = -1
+    var phase = QueueCorePhase.idle
     /// Set from an error close until the full close after willDisconnect: the unread bytes, and the
     /// descriptor and addresses the getters answer meanwhile (see LegacyErrorClose.swift).
     var closing: LegacyErrorClose?
@@ -195,7 +192,8 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     var isIPv6: Bool { socket6FD >= 0 }
     var socketFD: Int32 {
         if let closing { return closing.descriptor }
-        return pendingFD >= 0 ? pendingFD : queue?.legacySocketFD ?? -1
+        if case .askingWillConnect(let socket) = phase { return socket }
+        return queue?.legacySocketFD ?? -1
     }
     var socket4FD: Int32 {
         if let closing { return closing.peer?.isIPv4 == true ? closing.descriptor : -1 }

@@ -95,9 +95,8 @@ extension QueueSocket {
             unixListenPath = nil
             throw error
         }
-        started = true
         stateIndex += 1
-        listener = driver
+        phase = .listening(driver)
     }
 
     private func deliverAccepted(_ child: Int32, from address: SocketAddress) {
@@ -135,8 +134,7 @@ extension QueueSocket {
     /// a started, connected socket with its sources set up.
     private func adoptAccepted(_ child: Int32, unix: Bool) {
         sync {
-            started = true
-            connected = true
+            phase = .connected
             stateIndex += 1
             fd = child
             if unix {

@@ -80,7 +80,6 @@ extension QueueSocket {
         writeTimer = nil
         connectTimer = nil
         connectDriver?.cancel(on: self)
-        connectDriver = nil
         if let tls, isSecureFlag, fd >= 0 {
             tls.sendCloseNotify()
         }
@@ -101,14 +100,12 @@ extension QueueSocket {
         writeSource = nil
         descriptorCloser = nil
         listener?.close(on: self)
-        listener = nil
         if let path = unixListenPath {
             unlink(path)
         }
         unixListenPath = nil
         fd = -1
-        started = false
-        connected = false
+        phase = .idle
         readsPaused = false
         writesPaused = false
         readStreamClosed = false

@@ -32,7 +32,7 @@ extension QueueSocket {
             }
             let local = try interface.map { try bindAddresses(for: $0) }
             engine.reset()
-            started = true
+            phase = .starting
             stateIndex += 1
             connectHostString = host
             let index = stateIndex
@@ -77,7 +77,7 @@ extension QueueSocket {
             }
             let local = try interface.map { try bindAddresses(for: $0) }
             engine.reset()
-            started = true
+            phase = .starting
             stateIndex += 1
             armConnectTimeout(timeout)
             race([parsed], local: local)
@@ -92,7 +92,7 @@ extension QueueSocket {
                 throw QueueSocketError(.badParam, "Invalid unix domain socket url (not a file URL, or path too long)")
             }
             engine.reset()
-            started = true
+            phase = .starting
             stateIndex += 1
             connectedURL = url
             armConnectTimeout(timeout)
@@ -140,7 +140,7 @@ extension QueueSocket {
         _ result: Result<[SocketAddress], NSError>, local: (v4: SocketAddress?, v6: SocketAddress?)?,
         stateIndex index: Int
     ) {
-        guard index == stateIndex, started, !connected else { return }
+        guard index == stateIndex, case .starting = phase else { return }
         switch result {
         case .failure(let error):
             closeWithError(error)
@@ -162,7 +162,7 @@ extension QueueSocket {
     /// Tries `addresses` in turn (see ConnectRace): the first to connect is the connection.
     private func race(_ addresses: [SocketAddress], local: (v4: SocketAddress?, v6: SocketAddress?)?) {
         let driver = makeConnectDriver(addresses, local: local)
-        connectDriver = driver
+        phase = .connecting(driver)
         driver.start(on: self)
     }
 
@@ -172,9 +172,7 @@ extension QueueSocket {
     ) -> ConnectDriver<QueueSocket> {
         ConnectDriver(
             addresses: addresses, stagger: alternateDelay, binding: local,
-            won: { [unowned self] socket in
-                connectDriver = nil
-                didConnect(socket)
+            won: { [unowned self] socket in didConnect(socket)
             },
             failed: { [unowned self] error in closeWithError(error) })
     }
@@ -182,7 +180,7 @@ extension QueueSocket {
     /// A connection is established: report it (by host or by URL), then start the queued I/O.
     func didConnect(_ socket: Int32) {
         fd = socket
-        connected = true
+        phase = .connected
         disarm(connectTimer)
         peer = SocketOps.peerAddress(socket)
         if let url = connectedURL {
@@ -209,7 +207,6 @@ extension QueueSocket {
         let socket = try QueueSocket(delegate: delegate, delegateQueue: delegateQueue, socketQueue: socketQueue)
         _ = fcntl(socketFD, F_SETFL, fcntl(socketFD, F_GETFL) | O_NONBLOCK)
         socket.sync {
-            socket.started = true
             socket.stateIndex += 1
             socket.didConnect(socketFD)
         }

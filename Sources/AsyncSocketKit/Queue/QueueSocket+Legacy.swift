@@ -75,9 +75,8 @@ extension QueueSocket {
             engine.reset()
             let driver = makeConnectDriver([address], local: nil)
             try driver.adopt(socket, connectingTo: address, on: self)
-            started = true
             stateIndex += 1
-            connectDriver = driver
+            phase = .connecting(driver)
             if timeout >= 0 {
                 let index = stateIndex
                 connectTimer = armTimer(connectTimer, after: timeout) { socket in

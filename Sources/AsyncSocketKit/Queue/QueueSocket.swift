@@ -34,11 +34,8 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var warnedNoDelegate = false
 
     let engine = SocketEngine(configuration: .init(prebuffering: true))
-    var started = false
-    var connected = false
+    var phase = QueueSocketPhase.idle
     var fd: Int32 = -1
-    /// The listeners, while accepting.
-    var listener: ListenerDriver<QueueSocket>?
     var listenFDs: [Int32] { listener?.sockets ?? [] }
     var unixListenPath: String?
     var readSource: (any DispatchSourceRead)?
@@ -61,8 +58,6 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     let gather = WriteGather()
     /// Bumped by every close, so late results of earlier work recognise themselves as stale.
     var stateIndex = 0
-    /// The connect in progress, once its addresses are known.
-    var connectDriver: ConnectDriver<QueueSocket>?
     var connectedURL: URL?
     var peer: SocketAddress?
     var isSecureFlag = false
