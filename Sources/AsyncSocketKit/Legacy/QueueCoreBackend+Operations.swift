@@ -182,13 +182,13 @@ extension QueueCoreBackend {
 
     /// Calls the delegate with the public socket, if both are still there.
     func report(_ body: (any RunLoopSocketDelegate, RunLoopSocket) -> Void) {
-        guard started, let owner, let delegate else { return }
+        guard started, let owner = callbackOwner, let delegate = owner.delegateForCallbacks else { return }
         body(delegate, owner)
     }
 
     /// One of the frequent callbacks, as the legacy delegate sees it.
     func report(_ callback: Delivery.Callback) {
-        guard started, let owner, let delegate else { return }
+        guard started, let owner = callbackOwner, let delegate = owner.delegateForCallbacks else { return }
         switch callback {
         case .didRead(let data, let tag): delegate.onSocket(owner, didRead: data, withTag: tag)
         case .didReadPartial(let length, let tag):

@@ -51,7 +51,12 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         self.preBuffering = preBuffering
     }
 
-    var delegate: (any RunLoopSocketDelegate)? { owner?.delegate }
+    /// The public object for callbacks: the strong reference while started (no weak load), else
+    /// the weak one.
+    var callbackOwner: RunLoopSocket? { retainedOwner ?? owner }
+
+    /// The delegate, read on the loop's thread (no thread check of the public getter).
+    var delegate: (any RunLoopSocketDelegate)? { callbackOwner?.delegateForCallbacks }
 
     var loop: EventRunLoop? {
         get { target.withLock { $0.loop } }

@@ -9,7 +9,11 @@ import Foundation
 final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     // @unchecked Sendable: `kept` and `served` are behind `Lock`s, `backend` is a weak reference set
     // once at init (the runtime makes weak loads thread-safe), the rest is `let`.
-    let queue = DispatchQueue(label: "RunLoopSocket.queue-core")
+    /// The QueueSocket's delegate queue. Every callback reaches the bridge on the socket queue
+    /// (legacy inline callbacks, accepts included); only timeout questions use this queue, and each
+    /// waits there for the loop's answer, so a concurrent queue keeps one socket's wait from holding
+    /// up another's (and no queue is made and torn down per connection).
+    var queue: DispatchQueue { .global() }
     private weak var backend: QueueCoreBackend?
     private let epoch: Int
     private let kept = Lock<[ObjectIdentifier: QueueSocket]>([:])

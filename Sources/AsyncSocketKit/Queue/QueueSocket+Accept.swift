@@ -108,7 +108,7 @@ extension QueueSocket {
         let box = DelegateBox(delegate)
         let addressData = address.data
         let isUnix = unixListenPath != nil
-        delegateQueue.async { [self] in
+        let accept: @Sendable () -> Void = { [self] in
             guard let delegate = box.delegate else {
                 async { [self] in
                     AcceptWithoutDelegate.reject(
@@ -127,6 +127,13 @@ extension QueueSocket {
                 // Nobody kept it: close it now, while the callback can still name it.
                 newSocket?.disconnect()
             }
+        }
+        // Under the queue core the delegate (its bridge) only hands the new socket to the loop, so
+        // it is called here, as every other callback is (QueueSocket.notify), without a hop.
+        if legacyInlineCallbacks {
+            accept()
+        } else {
+            delegateQueue.async(execute: accept)
         }
     }
 

@@ -23,7 +23,7 @@ struct ChatServerCommandTests {
             #expect(relayed.hasSuffix(": hello, bob"))
             #expect(relayed.hasPrefix("127.0.0.1:"))
             bob = nil
-            #expect(alice?.receiveLine() == "* \(bobName) left")
+            #expect(alice?.receiveLine() == "* \(bobName) left", "server output:\n\(server.process.output)")
             alice = nil
             #expect(server.process.wait(for: "client disconnected"))
         }
