@@ -168,8 +168,25 @@ extension QueueCoreBackend {
         queue?.legacyRead(request)
     }
 
+    /// Queues the write; the writes of the loop's passes start together before it next polls.
     func write(_ data: Data, timeout: TimeInterval, tag: Int) {
-        queue?.legacyWrite(data, timeout: timeout, tag: tag)
+        guard let queue else { return }
+        queue.legacyEnqueueWrite(data, timeout: timeout, tag: tag)
+        guard let loop, loop.isCurrent else {
+            queue.legacyFlushWrites()
+            return
+        }
+        if flushItem == nil {
+            flushItem = PerformItem(modes: modes) { [weak self] in self?.queue?.legacyFlushWrites() }
+        }
+        loop.runBeforePolling(flushItem!)
+    }
+
+    /// Starts the queued writes now, instead of before the loop next polls (the loop is changing).
+    func flushWritesNow() {
+        guard let flushItem, flushItem.isScheduled else { return }
+        loop?.cancel(flushItem)
+        queue?.legacyFlushWrites()
     }
 
     func startTLS(_ settings: Any) {
@@ -261,6 +278,9 @@ extension QueueCoreBackend {
         let wasStarted = started
         let keptOwner = retainedOwner
         epoch += 1
+        if let flushItem {
+            loop?.cancel(flushItem)
+        }
         closeWatch?.cancel()
         closeWatch = nil
         presence?.invalidate()
@@ -282,6 +302,7 @@ extension QueueCoreBackend {
     func moveToRunLoop(_ newLoop: EventRunLoop) -> Bool {
         checkThread("moveToRunLoop(_:)")
         guard newLoop !== loop, started, loop != nil else { return true }
+        flushWritesNow()
         closeWatch?.cancel()
         closeWatch = nil
         presence?.invalidate()
@@ -303,6 +324,7 @@ extension QueueCoreBackend {
         guard !newModes.isEmpty else { return false }
         guard newModes != modes else { return true }
         modes = newModes
+        flushItem?.modes = newModes
         retarget { $0.modes = newModes }
         closeWatch?.setModes(newModes)
         presence?.setModes(newModes)

@@ -41,15 +41,22 @@ extension QueueSocket {
         }
     }
 
-    /// Queues a write from the legacy socket's loop, as ``legacyRead(_:)`` does a read.
-    func legacyWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
+    /// Queues a write from the legacy socket's loop without starting it: the loop starts the writes
+    /// it queued in its passes together, before it next polls (``legacyFlushWrites()``), so they go
+    /// out in one gathered send, as the native engine's do.
+    func legacyEnqueueWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
         sync {
             guard started else { return debug("write dropped: the socket is not started") }
             if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
-                return debug("write ignored: \(rejection)")
+                debug("write ignored: \(rejection)")
             }
-            maybeDequeueWrite()
         }
+    }
+
+    /// Starts the writes ``legacyEnqueueWrite(_:timeout:tag:)`` queued (those behind the current
+    /// one join its batch).
+    func legacyFlushWrites() {
+        sync { maybeDequeueWrite() }
     }
 
     /// Turns prebuffering on (legacy `enablePreBuffering`).
