@@ -168,24 +168,34 @@ extension QueueCoreBackend {
         queue?.legacyRead(request)
     }
 
-    /// Queues the write; the writes of the loop's passes start together before it next polls.
+    /// The first write of a loop pass starts at once (one hop onto the socket queue, as a lone
+    /// ping-pong reply needs); the ones after it in the same pass only queue, and start together
+    /// before the loop next polls, gathered into one send behind the first.
     func write(_ data: Data, timeout: TimeInterval, tag: Int) {
         guard let queue else { return }
-        queue.legacyEnqueueWrite(data, timeout: timeout, tag: tag)
         guard let loop, loop.isCurrent else {
-            queue.legacyFlushWrites()
+            queue.legacyWrite(data, timeout: timeout, tag: tag)
             return
         }
         if flushItem == nil {
-            flushItem = PerformItem(modes: modes) { [weak self] in self?.queue?.legacyFlushWrites() }
+            flushItem = PerformItem(modes: modes) { [weak self] in self?.flushWritesNow() }
         }
-        loop.runBeforePolling(flushItem!)
+        if flushItem!.isScheduled {
+            queue.legacyEnqueueWrite(data, timeout: timeout, tag: tag)
+            writesWaiting = true
+        } else {
+            queue.legacyWrite(data, timeout: timeout, tag: tag)
+            loop.runBeforePolling(flushItem!)
+        }
     }
 
-    /// Starts the queued writes now, instead of before the loop next polls (the loop is changing).
+    /// Starts the writes that only queued (before the loop polls, or now: the loop is changing).
     func flushWritesNow() {
-        guard let flushItem, flushItem.isScheduled else { return }
-        loop?.cancel(flushItem)
+        if let flushItem {
+            loop?.cancel(flushItem)
+        }
+        guard writesWaiting else { return }
+        writesWaiting = false
         queue?.legacyFlushWrites()
     }
 
@@ -281,6 +291,7 @@ extension QueueCoreBackend {
         if let flushItem {
             loop?.cancel(flushItem)
         }
+        writesWaiting = false
         closeWatch?.cancel()
         closeWatch = nil
         presence?.invalidate()

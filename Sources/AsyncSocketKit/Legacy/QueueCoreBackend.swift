@@ -41,8 +41,10 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// return at once (the original's CFStreams stayed scheduled on the loop while open).
     var presence: RunLoopTimer?
     var modes: [RunLoopMode] = [.default]
-    /// Starts the writes queued during the loop's passes, before it next polls (loop thread only).
+    /// Runs before the loop next polls once a pass has started a write; starts the writes queued
+    /// after it meanwhile (`writesWaiting`). Loop thread only.
     var flushItem: PerformItem?
+    var writesWaiting = false
     /// Where callbacks go, and the batch on its way there: read by the socket and bridge queues,
     /// written on the loop thread.
     let target = Lock(DeliveryTarget())
@@ -258,8 +260,10 @@ struct DeliveryBox: @unchecked Sendable {
 struct DeliveryTarget {
     var loop: EventRunLoop?
     var modes: [RunLoopMode] = [.default]
-    /// Starts the writes queued during the loop's passes, before it next polls (loop thread only).
+    /// Runs before the loop next polls once a pass has started a write; starts the writes queued
+    /// after it meanwhile (`writesWaiting`). Loop thread only.
     var flushItem: PerformItem?
+    var writesWaiting = false
     var batch: [DeliveryBox] = []
     /// The item that runs batches from the loop's own thread, and the loop it is for (scheduled
     /// only on that loop's thread).

@@ -41,9 +41,20 @@ extension QueueSocket {
         }
     }
 
-    /// Queues a write from the legacy socket's loop without starting it: the loop starts the writes
-    /// it queued in its passes together, before it next polls (``legacyFlushWrites()``), so they go
-    /// out in one gathered send, as the native engine's do.
+    /// Queues a write from the legacy socket's loop, as ``legacyRead(_:)`` does a read, and starts it.
+    func legacyWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
+        sync {
+            guard started else { return debug("write dropped: the socket is not started") }
+            if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
+                return debug("write ignored: \(rejection)")
+            }
+            maybeDequeueWrite()
+        }
+    }
+
+    /// Queues a write from the legacy socket's loop without starting it: the writes the loop queues
+    /// after the first of a pass start together before it next polls (``legacyFlushWrites()``), in
+    /// one gathered send, as the native engine's do.
     func legacyEnqueueWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
         sync {
             guard started else { return debug("write dropped: the socket is not started") }
