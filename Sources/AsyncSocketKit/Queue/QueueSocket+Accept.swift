@@ -130,7 +130,7 @@ extension QueueSocket {
         }
         // Under the queue core the delegate (its bridge) only hands the new socket to the loop, so
         // it is called here, as every other callback is (QueueSocket.notify), without a hop.
-        if legacyInlineCallbacks {
+        if semantics == .legacy {
             accept()
         } else {
             delegateQueue.async(execute: accept)

@@ -41,7 +41,7 @@ extension QueueSocket {
     func closeWithError(_ error: (any Error)?) {
         guard started else { return }
         var keepsDescriptor = false
-        if legacySemantics && error != nil && fd >= 0 {
+        if semantics == .legacy && error != nil && fd >= 0 {
             engine.prepareErrorClose()
             let unread: Data
             if let tls, isSecureFlag {
@@ -68,9 +68,7 @@ extension QueueSocket {
     /// `keepingDescriptor`: a ``LegacyErrorClose`` holds the connected descriptor and closes it.
     private func tearDown(keepingDescriptor: Bool = false) {
         stateIndex += 1
-        legacyProbeMark = nil
-        legacyPeerFinished = false
-        legacyReadsToEnd = false
+        legacyEnd.reset()
         engine.reset()
         gather.end()
         for timer in [readTimer, writeTimer, connectTimer].compactMap({ $0 }) {

@@ -196,11 +196,11 @@ extension QueueSocket: ByteTransport {
         }
         if bytesAvailable > 0 {
             doReadData()
-        } else if legacySemantics, case .read = engine.currentRead {
+        } else if semantics == .legacy, case .read = engine.currentRead {
             // A zero estimate is the end or a reset, and after a hang-up libdispatch will not fire
             // again: a waiting read reads on until the transport says which (legacy reports a reset
             // as the POSIX error, and still delivers what came before it).
-            legacyReadsToEnd = true
+            legacyEnd.readsToEnd = true
             bytesAvailable = 1
             doReadData()
         } else {
@@ -228,7 +228,7 @@ extension QueueSocket: ByteTransport {
         case .nothing, .busy:
             return
         case .endOfStream:
-            if legacySemantics {
+            if semantics == .legacy {
                 legacyPeerEnded()
             } else {
                 doReadEOF()
@@ -304,7 +304,7 @@ extension QueueSocket: ByteTransport {
                 closeWithError(SystemError.posix(code, "read"))
             }
         case .waitForReadable:
-            if legacyReadsToEnd {
+            if legacyEnd.readsToEnd {
                 bytesAvailable = 1
                 async { [self] in doReadData() }
             } else {
@@ -315,14 +315,14 @@ extension QueueSocket: ByteTransport {
 
     /// The legacy engine noticed the peer's end without reading up to it (its own watch, or a
     /// hang-up that libdispatch reports only once).
-    private var peerEndNoticed: Bool { legacySemantics && (legacyPeerFinished || legacyReadsToEnd) }
+    private var peerEndNoticed: Bool { semantics == .legacy && (legacyEnd.peerFinished || legacyEnd.readsToEnd) }
 
     /// The peer closed its side (see EndOfStreamRule.swift): GCD stays open while read-ahead bytes
     /// remain for reads, then closes with `closed` or, with auto-disconnect off, reports the closed
     /// read stream and keeps writing; legacy closes once no read can use what is left.
     func doReadEOF() {
         engine.noteTransportEnded()
-        if legacySemantics {
+        if semantics == .legacy {
             legacyPeerEnded()
             return
         }

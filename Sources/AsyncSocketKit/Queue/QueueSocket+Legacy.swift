@@ -10,7 +10,7 @@ import Foundation
 extension QueueSocket {
     /// Switches the socket to legacy semantics (before it starts). `peerEndedProbe` carries an
     /// end-of-stream probe (its argument) to the loop, where it must call
-    /// ``legacyProbeReturned(stateIndex:)``; it is called on the delegate queue.
+    /// ``legacyProbeReturned(stateIndex:)``; it is called on the socket queue.
     /// `bridge`, when given, becomes the delegate (on its queue) in the same step, so no callback
     /// takes the old path after it and overtakes one sent before.
     func adoptLegacySemantics(
@@ -21,9 +21,8 @@ extension QueueSocket {
                 storedDelegate = bridge
                 storedDelegateQueue = bridge.queue
             }
-            legacySemantics = true
-            legacyInlineCallbacks = true
-            legacyPeerEndedProbe = peerEndedProbe
+            semantics = .legacy
+            legacyEnd.probe = peerEndedProbe
             engine.configuration.prebuffering = preBuffering
         }
     }
@@ -110,7 +109,7 @@ extension QueueSocket {
     func peerClosedWhileIdle() {
         async { [self] in
             guard connected, !tlsHandshaking else { return }
-            legacyPeerFinished = true
+            legacyEnd.peerFinished = true
             if case .read = engine.currentRead {
                 bytesAvailable = max(bytesAvailable, 1)
                 doReadData()
@@ -148,34 +147,31 @@ extension QueueSocket {
             doReadData()
         case .confirmAfterCallbacks:
             suspendReadSource()
-            guard legacyProbeMark == nil else { return }
+            guard legacyEnd.probeMark == nil else { return }
             sendLegacyProbe()
         case .close, .holdForReads, .reportReadStreamClosed, .nothing:
             closeWithError(legacyEndError)
         }
     }
 
+    /// Sends the probe the way callbacks go under legacy semantics: handed over here, on the socket
+    /// queue, behind the callbacks sent before it.
     private func sendLegacyProbe() {
-        guard let probe = legacyPeerEndedProbe, let queue = storedDelegateQueue else {
+        guard let probe = legacyEnd.probe else {
             closeWithError(legacyEndError)
             return
         }
-        legacyProbeMark = legacyCallbacksSent
-        let index = stateIndex
-        if legacyInlineCallbacks {
-            probe(index)
-        } else {
-            queue.async { probe(index) }
-        }
+        legacyEnd.probeMark = legacyEnd.callbacksSent
+        probe(stateIndex)
     }
 
     /// The probe is back from the loop (after the callbacks sent before it, and after the reads those
     /// callbacks queued).
     func legacyProbeReturned(stateIndex index: Int) {
         async { [self] in
-            guard index == stateIndex, started, connected, let mark = legacyProbeMark else { return }
-            legacyProbeMark = nil
-            legacyEndStep(callbacksInFlight: mark != legacyCallbacksSent)
+            guard index == stateIndex, started, connected, let mark = legacyEnd.probeMark else { return }
+            legacyEnd.probeMark = nil
+            legacyEndStep(callbacksInFlight: mark != legacyEnd.callbacksSent)
         }
     }
 }

@@ -114,7 +114,7 @@ extension QueueSocket {
     private func queueTLS(_ box: SettingsBox) {
         async { [self] in
             // Legacy: every call queues a marker, even after disconnectAfter… (2.15); GCD: once.
-            guard started, legacySemantics || (!engine.forbidsReadsAndWrites && !tlsRequested) else { return }
+            guard started, semantics == .legacy || (!engine.forbidsReadsAndWrites && !tlsRequested) else { return }
             tlsRequested = true
             engine.enqueueTLS(settings: box.settings)
             maybeDequeueRead()

@@ -63,8 +63,11 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var isSecureFlag = false
     var tlsRequested = false
     var tls: TLSTransport?
-    /// Legacy semantics for RunLoopSocket's queue core (see QueueSocket+Legacy.swift).
-    var legacySemantics = false
+    /// `.gcd`, or `.legacy` for RunLoopSocket's queue core (QueueSocket+Legacy.swift), set before
+    /// the socket starts. Under legacy semantics callbacks are handed to the delegate (the queue-core
+    /// bridge, which only queues them for the loop and never blocks) on the socket queue, without a
+    /// hop to the delegate queue; questions that wait for an answer still go through it.
+    var semantics = Semantics.gcd
     /// What the last error close kept for the legacy willDisconnect (unread bytes, the still-open
     /// descriptor, the addresses): set on the socket queue before the disconnect callback is queued,
     /// taken by that callback without waiting for the socket queue (a sync there from thousands of
@@ -73,20 +76,8 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// Closes the connected descriptor once both its sources are cancelled and the close let go of it
     /// (tearDown, or a ``LegacyErrorClose`` holding it until willDisconnect is over).
     var descriptorCloser: CancelCounter?
-    /// Legacy end-of-stream probe: set by the queue core; callbacks sent so far; whether a probe is
-    /// travelling and the callback count when it left.
-    var legacyPeerEndedProbe: (@Sendable (Int) -> Void)?
-    var legacyCallbacksSent = 0
-    /// Legacy semantics: callbacks are handed to the delegate (the queue-core bridge, which only
-    /// queues them for the loop and never blocks) on the socket queue, without a hop to the delegate
-    /// queue. Questions that wait for an answer still go through the delegate queue.
-    var legacyInlineCallbacks = false
-    var legacyProbeMark: Int?
-    /// The loop's close watch saw the peer's FIN (legacy semantics).
-    var legacyPeerFinished = false
-    /// The read source reported the end (legacy semantics): reads go on without it until the
-    /// transport reports the end itself.
-    var legacyReadsToEnd = false
+    /// Legacy semantics: what decides when the peer's end closes the socket.
+    var legacyEnd = LegacyEndWatch()
     var tlsHandshaking = false
     /// The host string given to connect, for the TLS peer-name check.
     var connectHostString: String?
@@ -218,14 +209,14 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// Dispatches `body` to the delegate queue with the delegate as it is now (GCD captures it
     /// strongly at the time of dispatch); skipped without a delegate or a queue. Under the queue-core
-    /// engine (``legacyInlineCallbacks``) it runs `body` here, on the socket queue: that delegate only
+    /// engine (legacy ``semantics``) it runs `body` here, on the socket queue: that delegate only
     /// queues the callback for the loop.
     func notify(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
         guard let delegate = storedDelegate, storedDelegateQueue != nil else { return }
-        guard legacyInlineCallbacks else {
+        guard semantics == .legacy else {
             return ask(body)
         }
-        legacyCallbacksSent &+= 1
+        legacyEnd.callbacksSent &+= 1
         body(delegate)
     }
 
@@ -233,7 +224,7 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// delegate may have to wait for).
     func ask(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
         guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
-        legacyCallbacksSent &+= 1
+        legacyEnd.callbacksSent &+= 1
         let box = DelegateBox(delegate)
         queue.async {
             if let delegate = box.delegate {

@@ -1,0 +1,24 @@
+// What a QueueSocket under legacy semantics (RunLoopSocket's queue core) keeps to decide when the
+// peer's end closes it (QueueSocket+Legacy.swift): the legacy rule needs to know whether callbacks
+// sent before the end are still on their way to the loop, so the end travels there as a probe and
+// comes back behind them.
+struct LegacyEndWatch {
+    /// Carries a probe to the loop (set by the queue core).
+    var probe: (@Sendable (Int) -> Void)?
+    /// Callbacks handed to the delegate so far.
+    var callbacksSent = 0
+    /// The callback count when the probe in flight left.
+    var probeMark: Int?
+    /// The loop's close watch saw the peer's FIN.
+    var peerFinished = false
+    /// The read source reported the end: reads go on without it until the transport reports the
+    /// end itself.
+    var readsToEnd = false
+
+    /// A new connection: nothing seen yet (the probe stays).
+    mutating func reset() {
+        probeMark = nil
+        peerFinished = false
+        readsToEnd = false
+    }
+}
