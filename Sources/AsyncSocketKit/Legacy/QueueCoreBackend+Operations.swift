@@ -20,7 +20,7 @@ extension QueueCoreBackend {
             queue = nil
             throw AsyncSocketError(.socketError, message: error.localizedDescription, underlying: error)
         }
-        start(on: EventRunLoop.current, as: .listening)
+        start(on: EventRunLoop.current, as: .listening(()))
     }
 
     /// The legacy interface as QueueSocket understands it: names are resolved the legacy way
@@ -81,7 +81,7 @@ extension QueueCoreBackend {
             loop = nil
             throw Self.legacyStartError(error)
         }
-        start(on: loop!, as: .connecting(byAddress: false))
+        start(on: loop!, as: .connecting(QueueCoreConnect(byAddress: false)))
     }
 
     func connectToAddress(_ addressData: Data, viaInterface interfaceData: Data?, timeout: TimeInterval) throws {
@@ -106,7 +106,7 @@ extension QueueCoreBackend {
             loop = nil
             throw Self.legacyStartError(error)
         }
-        start(on: loop!, as: .connecting(byAddress: true))
+        start(on: loop!, as: .connecting(QueueCoreConnect(byAddress: true)))
     }
 
     /// A QueueSocket's synchronous connect failure in legacy terms: −1, with the error's own sentence
@@ -267,7 +267,7 @@ extension QueueCoreBackend {
     /// QueueSocket's errors in legacy terms (2.6, 1.2).
     private func legacyError(_ error: any Error) -> (any Error)? {
         guard let queueError = error as? QueueSocketError else {
-            if case .connecting(byAddress: true) = phase, let posix = error as NSError?,
+            if case .connecting(let connect) = phase, connect.byAddress, let posix = error as NSError?,
                 posix.domain == NSPOSIXErrorDomain
             {
                 return AsyncSocketError(.socketError, message: posix.localizedDescription, underlying: posix)

@@ -13,6 +13,14 @@ struct QueueConnectRaceTests {
         if case .disconnected = recorder.events("client").last { true } else { false }
     }
 
+    /// Closes both sockets and checks the client's descriptors are gone once it reports its close.
+    static func closeBoth(_ client: QueueSocket, _ server: QueueSocket, _ recorder: QueueRecorder) {
+        client.disconnect()
+        server.disconnect()
+        #expect(recorder.wait { disconnected(recorder) })
+        recorder.auditor.checkClosed("client")
+    }
+
     static func connectedEvent(_ recorder: QueueRecorder) -> QueueRecorder.Event? {
         recorder.events("client").first
     }
@@ -31,10 +39,7 @@ struct QueueConnectRaceTests {
         #expect(recorder.wait { Self.connectedEvent(recorder) != nil })
         #expect(Self.connectedEvent(recorder) == .connected(host: "::1", port: backlog.listener.port))
         #expect(now() - started >= 0.2)
-        client.disconnect()
-        server.disconnect()
-        #expect(recorder.wait { Self.disconnected(recorder) })
-        recorder.auditor.checkClosed("client")
+        Self.closeBoth(client, server, recorder)
     }
 
     @Test("IPv6 preferred and refused: IPv4 starts at once, without waiting for the delay")
@@ -49,10 +54,7 @@ struct QueueConnectRaceTests {
         try client.connect(toHost: "localhost", onPort: server.localPort, withTimeout: 10)
         #expect(recorder.wait(timeout: 5) { Self.connectedEvent(recorder) != nil })
         #expect(Self.connectedEvent(recorder) == .connected(host: "127.0.0.1", port: server.localPort))
-        client.disconnect()
-        server.disconnect()
-        #expect(recorder.wait { Self.disconnected(recorder) })
-        recorder.auditor.checkClosed("client")
+        Self.closeBoth(client, server, recorder)
     }
 
     @Test("both addresses refuse: one disconnect with the last connect error (ECONNREFUSED), no descriptor left")
