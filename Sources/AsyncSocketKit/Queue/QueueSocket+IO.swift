@@ -228,11 +228,7 @@ extension QueueSocket: ByteTransport {
         case .nothing, .busy:
             return
         case .endOfStream:
-            if semantics == .legacy {
-                legacyPeerEnded()
-            } else {
-                doReadEOF()
-            }
+            peerEnded()
         case .start(let timeout):
             if let timeout {
                 readTimer = armTimer(readTimer, after: timeout) { $0.readTimerFired() }
@@ -317,24 +313,34 @@ extension QueueSocket: ByteTransport {
     /// hang-up that libdispatch reports only once).
     private var peerEndNoticed: Bool { semantics == .legacy && (legacyEnd.peerFinished || legacyEnd.readsToEnd) }
 
-    /// The peer closed its side (see EndOfStreamRule.swift): GCD stays open while read-ahead bytes
-    /// remain for reads, then closes with `closed` or, with auto-disconnect off, reports the closed
-    /// read stream and keeps writing; legacy closes once no read can use what is left.
+    /// The read source or a read pass met the peer's end.
     func doReadEOF() {
         engine.noteTransportEnded()
-        if semantics == .legacy {
-            legacyPeerEnded()
-            return
-        }
+        peerEnded()
+    }
+
+    /// The peer's data ended; EndOfStreamRule.swift decides what that means under the socket's
+    /// semantics. GCD stays open while read-ahead bytes remain for reads, then closes with `closed`
+    /// or, with auto-disconnect off, reports the closed read stream and keeps writing. Legacy closes
+    /// once no read can use what is left; with no read waiting, only after the callbacks sent so far
+    /// have reached the loop (a probe goes round, QueueSocket+Legacy.swift, and comes back with
+    /// `callbacksInFlight` false when none was sent meanwhile).
+    func peerEnded(callbacksInFlight: Bool = true) {
         let facts = engine.endOfStreamFacts(
-            transportReadToEnd: true, autoDisconnect: autoDisconnect, readStreamReported: readStreamClosed)
-        switch EndOfStreamRule.step(.gcd, facts) {
+            transportReadToEnd: engine.transportEnded, callbacksInFlight: callbacksInFlight,
+            autoDisconnect: autoDisconnect, readStreamReported: readStreamClosed)
+        switch EndOfStreamRule.step(semantics, facts) {
         case .finishWaitingRead:
             doReadData()
+        case .close:
+            closeWithError(semantics == .legacy ? legacyEndError : QueueSocketError(.closed))
+        case .confirmAfterCallbacks:
+            suspendReadSource()
+            if legacyEnd.probeMark == nil {
+                sendLegacyProbe()
+            }
         case .holdForReads:
             suspendReadSource()
-        case .close, .confirmAfterCallbacks:
-            closeWithError(QueueSocketError(.closed))
         case .reportReadStreamClosed:
             readStreamClosed = true
             suspendReadSource()

@@ -116,47 +116,22 @@ extension QueueSocket {
             } else {
                 // Bytes sent before the close may still wait in the kernel: the end is the
                 // transport's to report, when a read meets it.
-                legacyPeerEnded()
+                peerEnded()
             }
         }
     }
 
-    /// The peer's data has ended. A waiting read meets the end now (a close). With no read waiting,
-    /// the legacy socket closes only once its delegate has seen every callback sent so far — any of
-    /// them may queue reads that the bytes already read ahead satisfy — so a probe travels the
-    /// callbacks' path to the loop and back; callbacks sent meanwhile send it round again.
     /// The close once the peer's end is seen: a reset is the POSIX error it is (pending in SO_ERROR
     /// when no read consumed it), as the native engine reports it; a clean end is `closed` (a nil
     /// error for the legacy delegate).
-    private var legacyEndError: any Error {
+    var legacyEndError: any Error {
         let code = fd >= 0 ? SocketOps.pendingError(fd) : 0
         return code == 0 ? QueueSocketError(.closed) : SystemError.posix(code, "read")
     }
 
-    /// The peer's data ended (see EndOfStreamRule.swift). Callbacks travel to the loop on other
-    /// threads, so with no read waiting the close waits for a probe to come back.
-    func legacyPeerEnded() {
-        legacyEndStep(callbacksInFlight: true)
-    }
-
-    private func legacyEndStep(callbacksInFlight: Bool) {
-        let facts = engine.endOfStreamFacts(
-            transportReadToEnd: engine.transportEnded, callbacksInFlight: callbacksInFlight)
-        switch EndOfStreamRule.step(.legacy, facts) {
-        case .finishWaitingRead:
-            doReadData()
-        case .confirmAfterCallbacks:
-            suspendReadSource()
-            guard legacyEnd.probeMark == nil else { return }
-            sendLegacyProbe()
-        case .close, .holdForReads, .reportReadStreamClosed, .nothing:
-            closeWithError(legacyEndError)
-        }
-    }
-
     /// Sends the probe the way callbacks go under legacy semantics: handed over here, on the socket
     /// queue, behind the callbacks sent before it.
-    private func sendLegacyProbe() {
+    func sendLegacyProbe() {
         guard let probe = legacyEnd.probe else {
             closeWithError(legacyEndError)
             return
@@ -171,7 +146,7 @@ extension QueueSocket {
         async { [self] in
             guard index == stateIndex, started, connected, let mark = legacyEnd.probeMark else { return }
             legacyEnd.probeMark = nil
-            legacyEndStep(callbacksInFlight: mark != legacyEnd.callbacksSent)
+            peerEnded(callbacksInFlight: mark != legacyEnd.callbacksSent)
         }
     }
 }
