@@ -1,11 +1,12 @@
 import AsyncSocketCore
 import Foundation
 
-// Accepting on listening sockets, on either scheduler (passed to every call, see SocketScheduler): each listener is watched for waiting
-// connections; a readiness event accepts up to 64 (one busy listener cannot starve the others or the
-// loop); running out of descriptors pauses every listener for 0.1 s instead of spinning on a
-// listener that stays readable (the original spun there). What happens to an accepted descriptor is
-// the face's (the legacy accept sequence, GCD's delegate-queue sequence).
+// Accepting on listening sockets, on either scheduler (passed to every call, see SocketScheduler):
+// each listener is watched for waiting connections; a readiness event accepts up to 64 (one busy
+// listener cannot starve the others or the loop); running out of descriptors pauses every listener
+// for 0.1 s instead of spinning on a listener that stays readable (the original spun there). What
+// happens to an accepted descriptor is the face's (the legacy accept sequence, GCD's delegate-queue
+// sequence).
 
 /// The listeners of one accepting socket.
 final class ListenerDriver<Scheduler: SocketScheduler> {
