@@ -30,7 +30,7 @@ enum LegacyPhase<Connecting, Listening> {
 typealias NativePhase = LegacyPhase<NativeConnecting, NativeListening>
 
 /// The queue-core engine's phase (its QueueSocket has one of its own): whether a connect is by
-/// address (an asynchronous POSIX failure is then reported as -1, 2.3).
+/// address (an asynchronous POSIX failure is then reported as the legacy error -1).
 typealias QueueCorePhase = LegacyPhase<QueueCoreConnect, Void>
 
 /// How a queue-core connect was started.
