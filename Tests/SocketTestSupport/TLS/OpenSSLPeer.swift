@@ -2,18 +2,12 @@ import Foundation
 
 /// An `openssl s_server` or `s_client` process for the other end of a TLS test, with its output
 /// collected as it arrives. Every wait has a deadline; the process is killed when the peer goes away.
-///
-/// The output is read by a thread of its own with blocking reads until the process ends, not with a
-/// `readabilityHandler`: many peers starting and stopping in parallel tests is the churn of dispatch
-/// read sources on duplicated descriptors that corrupts libdispatch's epoll bookkeeping on Linux
-/// (swift-corelibs-libdispatch issue 949), and the test process then crashes in libdispatch.
 package final class OpenSSLPeer: @unchecked Sendable {
-    // @unchecked Sendable: `process` and the pipes are set up in init and only used through
-    // Foundation's thread-safe calls after; what was read is behind `sink`'s condition.
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
-    private let sink = OutputSink()
+    private let condition = NSCondition()
+    private var collected = Data()
 
     /// Starts `openssl` with `arguments` (stdout and stderr together).
     package init(_ arguments: [String]) throws {
@@ -22,11 +16,15 @@ package final class OpenSSLPeer: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            condition.withLock {
+                collected.append(data)
+                condition.broadcast()
+            }
+        }
         try process.run()
-        // The child has its copy: without ours, the reader sees the end when the child does.
-        try? output.fileHandleForWriting.close()
-        let (reader, sink) = (output.fileHandleForReading, sink)
-        Thread.detachNewThread { sink.drain(reader) }
     }
 
     /// `openssl s_server` on a port of its choosing (its "ACCEPT [::]:PORT" line tells).
@@ -43,6 +41,7 @@ package final class OpenSSLPeer: @unchecked Sendable {
     }
 
     deinit {
+        output.fileHandleForReading.readabilityHandler = nil
         kill()
     }
 
@@ -56,13 +55,19 @@ package final class OpenSSLPeer: @unchecked Sendable {
 
     /// Everything the process printed so far.
     package var text: String {
-        sink.text
+        condition.withLock { String(decoding: collected, as: UTF8.self) }
     }
 
     /// Waits until the output contains `needle` or `timeout` passes.
     @discardableResult
     package func wait(for needle: String, timeout: TimeInterval = 10) -> Bool {
-        sink.wait(for: needle, timeout: timeout)
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !String(decoding: collected, as: UTF8.self).contains(needle) {
+            if !condition.wait(until: deadline) { return String(decoding: collected, as: UTF8.self).contains(needle) }
+        }
+        return true
     }
 
     /// Sends `text` to the process's standard input.
@@ -85,48 +90,9 @@ package final class OpenSSLPeer: @unchecked Sendable {
         closeInput()
         let deadline = Date(timeIntervalSinceNow: timeout)
         while process.isRunning && Date() < deadline {
-            sink.waitForMore(until: Date(timeIntervalSinceNow: 0.05))
+            condition.withLock { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05)) }
         }
         kill()
-    }
-}
-
-/// What an OpenSSLPeer's process printed, filled by its reader thread.
-private final class OutputSink: @unchecked Sendable {
-    // @unchecked Sendable: `collected` is behind `condition`.
-    private let condition = NSCondition()
-    private var collected = Data()
-
-    /// Reads until the end of the output (the process ended), then returns.
-    func drain(_ handle: FileHandle) {
-        while true {
-            let data = handle.availableData
-            guard !data.isEmpty else { break }
-            condition.withLock {
-                collected.append(data)
-                condition.broadcast()
-            }
-        }
-        condition.withLock { condition.broadcast() }
-    }
-
-    var text: String {
-        condition.withLock { String(decoding: collected, as: UTF8.self) }
-    }
-
-    func wait(for needle: String, timeout: TimeInterval) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !String(decoding: collected, as: UTF8.self).contains(needle) {
-            if !condition.wait(until: deadline) { return String(decoding: collected, as: UTF8.self).contains(needle) }
-        }
-        return true
-    }
-
-    /// Waits for more output, or until `date`.
-    func waitForMore(until date: Date) {
-        condition.withLock { _ = condition.wait(until: date) }
     }
 }
 
