@@ -47,8 +47,14 @@ final class ConnectDriver<Scheduler: SocketScheduler> {
         if case .failed(let code) = SocketOps.connect(fd, to: address) {
             throw SystemError.posix(code, "connect")
         }
-        let watch = try watch(fd, 0, on: scheduler)
-        attempts[race.adopt()] = (fd, watch)
+        let attempt = race.adopt()
+        do {
+            attempts[attempt] = (fd, try watch(fd, attempt, on: scheduler))
+        } catch {
+            // Nothing of the race is in place (no watch, no timer): it only has to end.
+            _ = race.cancel()
+            throw error
+        }
     }
 
     /// Abandons every attempt; no outcome is reported.

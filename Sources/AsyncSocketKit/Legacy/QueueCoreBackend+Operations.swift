@@ -191,12 +191,17 @@ extension QueueCoreBackend {
 
     /// Starts the writes that only queued (before the loop polls, or now: the loop is changing).
     func flushWritesNow() {
+        guard dropPendingFlush() else { return }
+        queue?.legacyFlushWrites()
+    }
+
+    /// Cancels the before-polling flush; returns whether writes were waiting for it.
+    private func dropPendingFlush() -> Bool {
         if let flushItem {
             loop?.cancel(flushItem)
         }
-        guard writesWaiting else { return }
-        writesWaiting = false
-        queue?.legacyFlushWrites()
+        defer { writesWaiting = false }
+        return writesWaiting
     }
 
     func startTLS(_ settings: Any) {
@@ -207,15 +212,22 @@ extension QueueCoreBackend {
         }
     }
 
+    /// The delegate and the public socket callbacks go to, while the socket is started and both
+    /// are still there.
+    private var callbackTarget: (delegate: any RunLoopSocketDelegate, owner: RunLoopSocket)? {
+        guard started, let owner = callbackOwner, let delegate = owner.delegateForCallbacks else { return nil }
+        return (delegate, owner)
+    }
+
     /// Calls the delegate with the public socket, if both are still there.
     func report(_ body: (any RunLoopSocketDelegate, RunLoopSocket) -> Void) {
-        guard started, let owner = callbackOwner, let delegate = owner.delegateForCallbacks else { return }
+        guard let (delegate, owner) = callbackTarget else { return }
         body(delegate, owner)
     }
 
     /// One of the frequent callbacks, as the legacy delegate sees it.
     func report(_ callback: Delivery.Callback) {
-        guard started, let owner = callbackOwner, let delegate = owner.delegateForCallbacks else { return }
+        guard let (delegate, owner) = callbackTarget else { return }
         switch callback {
         case .didRead(let data, let tag): delegate.onSocket(owner, didRead: data, withTag: tag)
         case .didReadPartial(let length, let tag):
@@ -288,10 +300,7 @@ extension QueueCoreBackend {
         let wasStarted = started
         let keptOwner = retainedOwner
         epoch += 1
-        if let flushItem {
-            loop?.cancel(flushItem)
-        }
-        writesWaiting = false
+        _ = dropPendingFlush()
         closeWatch?.cancel()
         closeWatch = nil
         presence?.invalidate()

@@ -260,10 +260,6 @@ struct DeliveryBox: @unchecked Sendable {
 struct DeliveryTarget {
     var loop: EventRunLoop?
     var modes: [RunLoopMode] = [.default]
-    /// Runs before the loop next polls once a pass has started a write; starts the writes queued
-    /// after it meanwhile (`writesWaiting`). Loop thread only.
-    var flushItem: PerformItem?
-    var writesWaiting = false
     var batch: [DeliveryBox] = []
     /// The item that runs batches from the loop's own thread, and the loop it is for (scheduled
     /// only on that loop's thread).

@@ -25,15 +25,21 @@ struct QueueConnectRaceTests {
         recorder.events("client").first
     }
 
+    /// A client named "client" in `recorder`, racing with `delay` between its families.
+    static func client(_ recorder: QueueRecorder, delay: TimeInterval) -> QueueSocket {
+        let client = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
+        recorder.name(client, "client")
+        client.alternateAddressDelay = delay
+        return client
+    }
+
     @Test("the preferred address never answers: the other joins after alternateAddressDelay and wins")
     func staggeredAlternateWins() throws {
         let backlog = try FullBacklog()
         let recorder = QueueRecorder()
         let server = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
         try server.accept(onInterface: "::1", port: backlog.listener.port)
-        let client = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
-        recorder.name(client, "client")
-        client.alternateAddressDelay = 0.2
+        let client = Self.client(recorder, delay: 0.2)
         let started = now()
         try client.connect(toHost: "localhost", onPort: backlog.listener.port, withTimeout: 10)
         #expect(recorder.wait { Self.connectedEvent(recorder) != nil })
@@ -47,10 +53,8 @@ struct QueueConnectRaceTests {
         let recorder = QueueRecorder()
         let server = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
         try server.accept(onInterface: "127.0.0.1", port: 0)
-        let client = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
-        recorder.name(client, "client")
+        let client = Self.client(recorder, delay: 30)
         client.isIPv4PreferredOverIPv6 = false
-        client.alternateAddressDelay = 30
         try client.connect(toHost: "localhost", onPort: server.localPort, withTimeout: 10)
         #expect(recorder.wait(timeout: 5) { Self.connectedEvent(recorder) != nil })
         #expect(Self.connectedEvent(recorder) == .connected(host: "127.0.0.1", port: server.localPort))
@@ -60,9 +64,7 @@ struct QueueConnectRaceTests {
     @Test("both addresses refuse: one disconnect with the last connect error (ECONNREFUSED), no descriptor left")
     func bothRefused() throws {
         let recorder = QueueRecorder()
-        let client = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
-        recorder.name(client, "client")
-        client.alternateAddressDelay = 30
+        let client = Self.client(recorder, delay: 30)
         try client.connect(toHost: "localhost", onPort: unusedPort(), withTimeout: 10)
         #expect(recorder.wait(timeout: 5) { !recorder.events("client").isEmpty })
         #expect(recorder.events("client") == [.disconnected(domain: NSPOSIXErrorDomain, code: Int(ECONNREFUSED))])
@@ -76,9 +78,7 @@ struct QueueConnectRaceTests {
         let alternate = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
         try alternate.accept(onInterface: "::1", port: backlog.listener.port)
         recorder.name(alternate, "alternate")
-        var client: QueueSocket? = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
-        recorder.name(client!, "client")
-        client!.alternateAddressDelay = 0.2
+        var client: QueueSocket? = Self.client(recorder, delay: 0.2)
         try client!.connect(toHost: "localhost", onPort: backlog.listener.port, withTimeout: 10)
         client = nil
         // Had the stagger outlived the socket, the IPv6 attempt would reach the listener after 0.2 s.
