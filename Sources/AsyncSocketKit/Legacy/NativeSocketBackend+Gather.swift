@@ -42,7 +42,7 @@ extension NativeSocketBackend {
             fd, engine,
             pass: {
                 let generation = self.generation
-                doSendBytes()
+                writePass()
                 return goesOn(after: generation)
             },
             started: armWriteTimer)

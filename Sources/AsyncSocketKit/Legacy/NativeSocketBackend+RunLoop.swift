@@ -87,12 +87,10 @@ extension NativeSocketBackend {
         }
         try? listening?.driver.start(on: self)
         if let readRemaining {
-            readTimer = makeTimer { $0.readTimerFired() }
-            readTimer?.rearm(after: readRemaining)
+            armTimer(.read, after: readRemaining)
         }
         if let writeRemaining {
-            writeTimer = makeTimer { $0.writeTimerFired() }
-            writeTimer?.rearm(after: writeRemaining)
+            armTimer(.write, after: writeRemaining)
         }
         if let connectRemaining {
             connectTimer = makeTimer { $0.closeWithError(AsyncSocketError(.connectTimeout)) }

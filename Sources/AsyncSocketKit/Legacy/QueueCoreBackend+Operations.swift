@@ -226,17 +226,9 @@ extension QueueCoreBackend {
     }
 
     /// One of the frequent callbacks, as the legacy delegate sees it.
-    func report(_ callback: Delivery.Callback) {
+    func report(_ callback: ConnectionCallback) {
         guard let (delegate, owner) = callbackTarget else { return }
-        switch callback {
-        case .didRead(let data, let tag): delegate.onSocket(owner, didRead: data, withTag: tag)
-        case .didReadPartial(let length, let tag):
-            delegate.onSocket(owner, didReadPartialDataOfLength: length, tag: tag)
-        case .didWrite(let tag): delegate.onSocket(owner, didWriteDataWithTag: tag)
-        case .didWritePartial(let length, let tag):
-            delegate.onSocket(owner, didWritePartialDataOfLength: length, tag: tag)
-        case .didSecure: delegate.onSocketDidSecure(owner)
-        }
+        delegate.deliver(callback, from: owner)
     }
 
     // MARK: Closing (2.6, 2.7)

@@ -101,7 +101,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     }
 
     /// Delivers one of the frequent callbacks (no closure made for it).
-    func deliver(epoch: Int, _ callback: Delivery.Callback) {
+    func deliver(epoch: Int, _ callback: ConnectionCallback) {
         deliver(epoch: epoch, .callback(callback))
     }
 
@@ -237,16 +237,8 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
 
 /// What is carried to the loop: a frequent callback as a value, anything else as a closure.
 enum Delivery {
-    case callback(Callback)
+    case callback(ConnectionCallback)
     case call((QueueCoreBackend) -> Void)
-
-    enum Callback {
-        case didRead(Data, tag: Int)
-        case didReadPartial(Int, tag: Int)
-        case didWrite(tag: Int)
-        case didWritePartial(Int, tag: Int)
-        case didSecure
-    }
 }
 
 /// A delivery on its way to the loop, with the epoch of the QueueSocket it came from.

@@ -1,0 +1,84 @@
+import AsyncSocketCore
+import Foundation
+
+// Writes, for every face and engine: the dequeue makes the next write current and the face sends it
+// (gathered with the writes behind it where it can, WriteGather.swift); a pass reports what went out
+// and PassFollowUp.swift says what comes next. As with reads, a callback may close or move the socket.
+extension ConnectionDriving {
+    func maybeDequeueWrite() {
+        guard mayDequeue(.write) else { return }
+        switch engine.nextWrite() {
+        case .nothing, .endOfStream:
+            return
+        case .busy:
+            writesQueuedBehindCurrent()
+        case .start(let timeout):
+            armWriteTimer(timeout)
+            sendCurrentWrite()
+        case .startTLS:
+            beginTLS()
+        case .disconnect:
+            disconnectAfterTransfers()
+        }
+    }
+
+    /// Arms the write timer for a write that became current (a gathered batch arms it for each).
+    func armWriteTimer(_ timeout: TimeInterval?) {
+        if let timeout {
+            armTimer(.write, after: timeout)
+        }
+    }
+
+    /// One write pass for the current write (alone: through TLS, or one write of a gathered batch).
+    func writePass() {
+        guard case .write = engine.currentWrite, !isPaused(.write) else { return }
+        let result: WritePassResult
+        if let tls {
+            result = engine.runWritePass(transportWritable: writableHint, transport: tls)
+        } else {
+            result = engine.runWritePass(transportWritable: writableHint, transport: self)
+        }
+        if result.waitsForWritable || tls?.hasPendingCiphertext == true {
+            writableHint = false
+            watchWritable(true)
+        }
+        let mark = deliveryMark
+        if result.partialLength > 0 {
+            deliver(.didWritePartial(result.partialLength, tag: result.partialTag))
+            guard goesOn(after: mark) else { return carryOver(after: mark) { $0.finishWritePass(result) } }
+        }
+        finishWritePass(result)
+    }
+
+    /// The completion of a write pass, after its partial report.
+    private func finishWritePass(_ result: WritePassResult) {
+        if let tag = result.completedTag {
+            let mark = deliveryMark
+            disarmTimer(.write)
+            deliver(.didWrite(tag: tag))
+            guard goesOn(after: mark) else { return carryOver(after: mark) { $0.followWritePass(result) } }
+        }
+        followWritePass(result)
+    }
+
+    private func followWritePass(_ result: WritePassResult) {
+        switch engine.followUp(after: result) {
+        case .dequeueNext:
+            dequeueNextWrite()
+        case .idle, .waitForWritable:
+            return
+        case .close(let code):
+            fail(.transport(code, operation: "write"))
+        }
+    }
+
+    /// Sends ciphertext TLS still holds (after the last write, or an answer to a key update); stops
+    /// watching writability once it is all out.
+    func flushCiphertext() {
+        guard let tls else { return watchWritable(false) }
+        if case .failed(let code) = tls.flush() {
+            return fail(.transport(code, operation: "write"))
+        }
+        watchWritable(tls.hasPendingCiphertext)
+    }
+}
