@@ -11,7 +11,7 @@ import Logging
 // and the rules' (AsyncSocketCore).
 
 /// A callback of a read or write pass or of the handshake, as every delegate API has it.
-enum ConnectionCallback {
+enum ConnectionCallback: Sendable {
     case didRead(Data, tag: Int)
     case didReadPartial(Int, tag: Int)
     case didWrite(tag: Int)
@@ -21,8 +21,6 @@ enum ConnectionCallback {
 
 /// Why the driver closes a connection; each face names it in its own errors.
 enum ConnectionFailure {
-    /// The peer's data ended with a read unfinished (see EndOfStreamRule.swift).
-    case endOfStream
     case readMaxedOut
     /// An errno from the transport, or < 0 for a TLS failure (the TLS engine's last error says which).
     case transport(Int32, operation: String)
@@ -35,7 +33,7 @@ enum ConnectionFailure {
 }
 
 /// The direction of a transfer, for the timers and timeout questions the two share.
-enum TransferDirection {
+enum TransferDirection: Sendable {
     case read
     case write
 }

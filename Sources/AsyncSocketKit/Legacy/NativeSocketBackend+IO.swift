@@ -104,10 +104,9 @@ extension NativeSocketBackend: ByteTransport {
 
     // MARK: Errors
 
-    /// The legacy error for a driver failure: `nil` for the peer's clean close.
-    func error(for failure: ConnectionFailure) -> (any Error)? {
+    /// The legacy error for a driver failure.
+    func error(for failure: ConnectionFailure) -> any Error {
         switch failure {
-        case .endOfStream: return nil
         case .readMaxedOut: return AsyncSocketError(.readMaxedOut)
         case .readTimeout: return AsyncSocketError(.readTimeout)
         case .writeTimeout: return AsyncSocketError(.writeTimeout)

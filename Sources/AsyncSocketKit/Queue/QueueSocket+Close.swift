@@ -44,7 +44,7 @@ extension QueueSocket {
         if semantics == .legacy && error != nil && fd >= 0 {
             engine.prepareErrorClose()
             let unread: Data
-            if let tls, isSecureFlag {
+            if let tls, isSecured {
                 unread = engine.collectUnreadData(from: tls)
             } else {
                 unread = engine.collectUnreadData(from: self)
@@ -78,7 +78,7 @@ extension QueueSocket {
         writeTimer = nil
         connectTimer = nil
         connectDriver?.cancel(on: self)
-        if let tls, isSecureFlag, fd >= 0 {
+        if let tls, isSecured, fd >= 0 {
             tls.sendCloseNotify()
         }
         tls = nil
@@ -109,10 +109,9 @@ extension QueueSocket {
         readStreamClosed = false
         readSourceSuspended = true
         writeSourceSuspended = true
-        bytesAvailable = 0
+        readableHint = false
         peer = nil
         connectedURL = nil
-        isSecureFlag = false
         tlsRequested = false
     }
 }

@@ -130,7 +130,7 @@ extension QueueSocket {
     private func armConnectTimeout(_ timeout: TimeInterval) {
         guard timeout >= 0 else { return }
         let index = stateIndex
-        connectTimer = armTimer(connectTimer, after: timeout) { socket in
+        connectTimer = armDispatchTimer(connectTimer, after: timeout) { socket in
             guard index == socket.stateIndex, !socket.connected else { return }
             socket.closeWithError(QueueSocketError(.connectTimeout))
         }

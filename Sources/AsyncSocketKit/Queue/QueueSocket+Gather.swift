@@ -10,7 +10,7 @@ extension QueueSocket {
     /// Sends the current write: with the writes queued behind it (plain TCP), or alone through a
     /// write pass (TLS, or a batch still being accounted for).
     func flushGatheredWrites() {
-        guard tls == nil, !gather.isAccounting else { return doWriteData() }
+        guard tls == nil, !gather.isAccounting else { return writePass() }
         guard fd >= 0, case .write = engine.currentWrite, !writesPaused else { return }
         guard writableHint else {
             resumeWriteSource()
@@ -20,7 +20,7 @@ extension QueueSocket {
         let accounted = gather.flush(
             fd, engine,
             pass: {
-                doWriteData()
+                writePass()
                 return index == stateIndex
             },
             started: armWriteTimer)

@@ -3,10 +3,9 @@ import CAsyncSocketShims
 import Dispatch
 import Foundation
 
-// Reads and writes the GCD way (3.6–3.8): calls are queued to the socket queue; a read source is
-// resumed only while a read waits for bytes; a completed read dequeues the next one at once, a
-// completed write the next one asynchronously; a fired timer pauses its direction and asks the
-// delegate on the delegate queue, and the answer comes back to the socket queue.
+// Reads and writes the GCD way: calls are queued to the socket queue; a read source is resumed only
+// while a read waits for bytes. The passes themselves are the connection driver's (Driver/); what
+// this face does its own way is in QueueSocket+Driver.swift.
 extension QueueSocket: ByteTransport {
     // MARK: Public reads
 
@@ -149,7 +148,7 @@ extension QueueSocket: ByteTransport {
         readSourceSuspended = false
         writeSourceSuspended = true
         writableHint = true
-        bytesAvailable = 0
+        readableHint = false
     }
 
     func suspendReadSource() {
@@ -178,15 +177,15 @@ extension QueueSocket: ByteTransport {
 
     private func readSourceFired() {
         guard let readSource else { return }
-        bytesAvailable = Int(readSource.data)
-        if bytesAvailable == 0 {
+        readableHint = readSource.data > 0
+        if !readableHint {
             // libdispatch measures an event's bytes after epoll reports them, so a read pass running
             // meanwhile may already have taken them: a zero estimate is the end (or a reset) only
             // when the descriptor says so; with nothing there the event is stale, and the source
             // fires again when bytes come.
             switch SocketOps.readiness(fd) {
             case .nothing: return
-            case .bytes: bytesAvailable = 1
+            case .bytes: readableHint = true
             case .endOrError: break
             }
         }
@@ -194,14 +193,14 @@ extension QueueSocket: ByteTransport {
             continueHandshake()
             return
         }
-        if bytesAvailable > 0 {
+        if readableHint {
             doReadData()
         } else if semantics == .legacy, case .read = engine.currentRead {
             // A zero estimate is the end or a reset, and after a hang-up libdispatch will not fire
             // again: a waiting read reads on until the transport says which (legacy reports a reset
             // as the POSIX error, and still delivers what came before it).
             legacyEnd.readsToEnd = true
-            bytesAvailable = 1
+            readableHint = true
             doReadData()
         } else {
             doReadEOF()
@@ -222,25 +221,6 @@ extension QueueSocket: ByteTransport {
 
     // MARK: Reads
 
-    func maybeDequeueRead() {
-        guard connected, !readStreamClosed else { return }
-        switch engine.nextRead(peerEnded: peerEndNoticed) {
-        case .nothing, .busy:
-            return
-        case .endOfStream:
-            peerEnded()
-        case .start(let timeout):
-            if let timeout {
-                readTimer = armTimer(readTimer, after: timeout) { $0.readTimerFired() }
-            }
-            doReadData()
-        case .startTLS:
-            startTLSHandshake()
-        case .disconnect:
-            closeWithError(nil)
-        }
-    }
-
     /// Runs read passes. A completion dequeues the next read at once (GCD), which would run its
     /// pass inside this one: with thousands of reads queued and their bytes already read ahead,
     /// that recursion overflowed a dispatch thread's stack. A pass asked for while one runs is run
@@ -255,65 +235,15 @@ extension QueueSocket: ByteTransport {
         defer { inReadPass = false }
         repeat {
             readPassRequested = false
-            runOneReadPass()
+            readPass()
         } while readPassRequested
-    }
-
-    private func runOneReadPass() {
-        guard case .read = engine.currentRead, !readsPaused else {
-            // Bytes with nothing to consume them: stop watching until a read arrives (GCD).
-            if bytesAvailable > 0 {
-                suspendReadSource()
-            }
-            return
-        }
-        let result: ReadPassResult
-        if let tls {
-            result = engine.runReadPass(transportReadable: bytesAvailable > 0 || tls.hasBufferedInput, transport: tls)
-        } else {
-            result = engine.runReadPass(transportReadable: bytesAvailable > 0, transport: self)
-        }
-        if result.transportDrained {
-            bytesAvailable = 0
-        }
-        if result.partialLength > 0 {
-            let (length, tag) = (result.partialLength, result.partialTag)
-            notify { [self] in $0.socket(self, didReadPartialDataOfLength: length, tag: tag) }
-        }
-        if let (data, tag) = result.completed {
-            disarm(readTimer)
-            notify { [self] in $0.socket(self, didRead: data, withTag: tag) }
-        }
-        switch engine.followUp(after: result, peerEnded: peerEndNoticed) {
-        case .dequeueNext:
-            maybeDequeueRead()
-        case .idle:
-            return
-        case .endOfStream:
-            doReadEOF()
-        case .readMaxedOut:
-            closeWithError(QueueSocketError(.readMaxedOut))
-        case .transportFailed(let code):
-            if code < 0, let error = tls?.lastError {
-                closeWithError(error)
-            } else {
-                closeWithError(SystemError.posix(code, "read"))
-            }
-        case .waitForReadable:
-            if legacyEnd.readsToEnd {
-                bytesAvailable = 1
-                async { [self] in doReadData() }
-            } else {
-                resumeReadSource()
-            }
-        }
     }
 
     /// The legacy engine noticed the peer's end without reading up to it (its own watch, or a
     /// hang-up that libdispatch reports only once).
-    private var peerEndNoticed: Bool { semantics == .legacy && (legacyEnd.peerFinished || legacyEnd.readsToEnd) }
+    var peerEndNoticed: Bool { semantics == .legacy && (legacyEnd.peerFinished || legacyEnd.readsToEnd) }
 
-    /// The read source or a read pass met the peer's end.
+    /// The read source met the peer's end.
     func doReadEOF() {
         engine.noteTransportEnded()
         peerEnded()
@@ -325,7 +255,7 @@ extension QueueSocket: ByteTransport {
     /// once no read can use what is left; with no read waiting, only after the callbacks sent so far
     /// have reached the loop (a probe goes round, QueueSocket+Legacy.swift, and comes back with
     /// `callbacksInFlight` false when none was sent meanwhile).
-    func peerEnded(callbacksInFlight: Bool = true) {
+    func peerEnded(callbacksInFlight: Bool) {
         let facts = engine.endOfStreamFacts(
             transportReadToEnd: engine.transportEnded, callbacksInFlight: callbacksInFlight,
             autoDisconnect: autoDisconnect, readStreamReported: readStreamClosed)
@@ -350,122 +280,10 @@ extension QueueSocket: ByteTransport {
         }
     }
 
-    private func readTimerFired() {
-        guard let query = engine.readTimeoutQuery else { return }
-        readsPaused = true
-        let index = stateIndex
-        ask { [self] delegate in
-            let answer = delegate.socket(
-                self, shouldTimeoutReadWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone)
-            async { [self] in applyReadTimeoutAnswer(answer, stateIndex: index) }
-        }
-        if storedDelegate == nil || storedDelegateQueue == nil {
-            closeWithError(QueueSocketError(.readTimeout))
-        }
-    }
-
-    private func applyReadTimeoutAnswer(_ answer: TimeInterval, stateIndex index: Int) {
-        guard index == stateIndex, readsPaused else { return }
-        if let granted = engine.extendReadTimeout(by: answer) {
-            readsPaused = false
-            readTimer = armTimer(readTimer, after: granted) { $0.readTimerFired() }
-            doReadData()
-        } else {
-            closeWithError(QueueSocketError(.readTimeout))
-        }
-    }
-
-    // MARK: Writes
-
-    func maybeDequeueWrite() {
-        guard connected else { return }
-        switch engine.nextWrite() {
-        case .nothing, .busy, .endOfStream:
-            return
-        case .start(let timeout):
-            armWriteTimer(timeout)
-            flushGatheredWrites()
-        case .startTLS:
-            startTLSHandshake()
-        case .disconnect:
-            closeWithError(nil)
-        }
-    }
-
-    func armWriteTimer(_ timeout: TimeInterval?) {
-        if let timeout {
-            writeTimer = armTimer(writeTimer, after: timeout) { $0.writeTimerFired() }
-        }
-    }
-
-    func doWriteData() {
-        guard case .write = engine.currentWrite, !writesPaused else { return }
-        let result: WritePassResult
-        if let tls {
-            result = engine.runWritePass(transportWritable: writableHint, transport: tls)
-        } else {
-            result = engine.runWritePass(transportWritable: writableHint, transport: self)
-        }
-        if result.partialLength > 0 {
-            let (length, tag) = (result.partialLength, result.partialTag)
-            notify { [self] in $0.socket(self, didWritePartialDataOfLength: length, tag: tag) }
-        }
-        if let tag = result.completedTag {
-            disarm(writeTimer)
-            notify { [self] in $0.socket(self, didWriteDataWithTag: tag) }
-        }
-        switch engine.followUp(after: result) {
-        case .dequeueNext:
-            // The next write is dequeued asynchronously, as GCD does (after a gathered batch has been
-            // accounted for, see QueueSocket+Gather.swift).
-            if !gather.isAccounting {
-                async { [self] in maybeDequeueWrite() }
-            }
-        case .close(let code):
-            if code < 0, let error = tls?.lastError {
-                closeWithError(error)
-            } else {
-                closeWithError(SystemError.posix(code, "write"))
-            }
-            return
-        case .idle, .waitForWritable:
-            break
-        }
-        if result.waitsForWritable || tls?.hasPendingCiphertext == true {
-            writableHint = false
-            resumeWriteSource()
-        }
-    }
-
-    private func writeTimerFired() {
-        guard let query = engine.writeTimeoutQuery else { return }
-        writesPaused = true
-        let index = stateIndex
-        ask { [self] delegate in
-            let answer = delegate.socket(
-                self, shouldTimeoutWriteWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone)
-            async { [self] in applyWriteTimeoutAnswer(answer, stateIndex: index) }
-        }
-        if storedDelegate == nil || storedDelegateQueue == nil {
-            closeWithError(QueueSocketError(.writeTimeout))
-        }
-    }
-
-    private func applyWriteTimeoutAnswer(_ answer: TimeInterval, stateIndex index: Int) {
-        guard index == stateIndex, writesPaused else { return }
-        if let granted = engine.extendWriteTimeout(by: answer) {
-            writesPaused = false
-            writeTimer = armTimer(writeTimer, after: granted) { $0.writeTimerFired() }
-            doWriteData()
-        } else {
-            closeWithError(QueueSocketError(.writeTimeout))
-        }
-    }
-
     // MARK: Timers
 
     /// Arms `timer` (made on first use) to fire once after `seconds`.
-    func armTimer(
+    func armDispatchTimer(
         _ timer: (any DispatchSourceTimer)?, after seconds: TimeInterval, _ fired: @escaping (QueueSocket) -> Void
     ) -> any DispatchSourceTimer {
         let timer = timer ?? makeTimer(fired)

@@ -96,7 +96,7 @@ extension QueueSocket {
             phase = .connecting(driver)
             if timeout >= 0 {
                 let index = stateIndex
-                connectTimer = armTimer(connectTimer, after: timeout) { socket in
+                connectTimer = armDispatchTimer(connectTimer, after: timeout) { socket in
                     guard index == socket.stateIndex, !socket.connected else { return }
                     socket.closeWithError(QueueSocketError(.connectTimeout))
                 }
@@ -111,7 +111,7 @@ extension QueueSocket {
             guard connected, !tlsHandshaking else { return }
             legacyEnd.peerFinished = true
             if case .read = engine.currentRead {
-                bytesAvailable = max(bytesAvailable, 1)
+                readableHint = true
                 doReadData()
             } else {
                 // Bytes sent before the close may still wait in the kernel: the end is the

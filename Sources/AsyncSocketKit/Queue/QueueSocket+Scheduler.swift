@@ -23,7 +23,7 @@ extension QueueSocket: SocketScheduler {
     }
 
     func timer(after seconds: Double, _ fired: @escaping (QueueSocket) -> Void) -> any DispatchSourceTimer {
-        armTimer(nil, after: seconds, fired)
+        armDispatchTimer(nil, after: seconds, fired)
     }
 
     func cancelTimer(_ timer: any DispatchSourceTimer) {

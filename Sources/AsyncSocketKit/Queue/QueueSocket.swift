@@ -48,8 +48,8 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var readsPaused = false
     var writesPaused = false
     var readStreamClosed = false
-    /// Bytes the read source last said were available.
-    var bytesAvailable = 0
+    /// The transport may have bytes for a read (the read source fired since the last short read).
+    var readableHint = false
     /// Whether a read pass runs now, and whether another was asked for meanwhile (see doReadData).
     var inReadPass = false
     var readPassRequested = false
@@ -60,7 +60,6 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var stateIndex = 0
     var connectedURL: URL?
     var peer: SocketAddress?
-    var isSecureFlag = false
     var tlsRequested = false
     var tls: TLSTransport?
     /// `.gcd`, or `.legacy` for RunLoopSocket's queue core (QueueSocket+Legacy.swift), set before
@@ -285,10 +284,10 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     public var isConnected: Bool { sync { connected } }
 
     /// Whether TLS is up.
-    public var isSecure: Bool { sync { isSecureFlag } }
+    public var isSecure: Bool { sync { isSecured } }
 
     /// The ALPN protocol the TLS handshake agreed on, if any (a Swift addition).
-    public var negotiatedALPN: String? { sync { isSecureFlag ? tls?.engine.negotiatedALPN : nil } }
+    public var negotiatedALPN: String? { sync { isSecured ? tls?.engine.negotiatedALPN : nil } }
 
     /// The peer's numeric address.
     public var connectedHost: String? { sync { connectedSocketAddress?.host } }

@@ -1,0 +1,181 @@
+import AsyncSocketCore
+import Foundation
+
+// What the connection driver (ConnectionDriving.swift) needs from QueueSocket: callbacks are
+// dispatched to the delegate queue (under the queue core's legacy semantics, handed to its bridge
+// here), so the work after one always goes on; the next read starts at once, the next write on a
+// later turn of the socket queue; the read and write sources are resumed and suspended; a timeout
+// pauses its transfer while the question travels to the delegate queue and back.
+extension QueueSocket: ConnectionDriving {
+    var tlsPeerName: String? { connectHostString ?? connectedSocketAddress?.host }
+
+    func mayDequeue(_ direction: TransferDirection) -> Bool {
+        switch direction {
+        case .read: connected && !readStreamClosed
+        case .write: connected
+        }
+    }
+
+    func isPaused(_ direction: TransferDirection) -> Bool {
+        switch direction {
+        case .read: readsPaused
+        case .write: writesPaused
+        }
+    }
+
+    func deliver(_ callback: ConnectionCallback) {
+        notify { [self] in $0.deliver(callback, from: self) }
+    }
+
+    var deliveryMark: Int { stateIndex }
+
+    /// Callbacks run on the delegate queue, never inside the pass: the pass always goes on.
+    func goesOn(after mark: Int) -> Bool { true }
+
+    func carryOver(after mark: Int, _ rest: @escaping (QueueSocket) -> Void) {}
+
+    func readNow() {
+        doReadData()
+    }
+
+    func readWaitsForBytes() {
+        if legacyEnd.readsToEnd {
+            readableHint = true
+            async { [self] in doReadData() }
+        } else {
+            resumeReadSource()
+        }
+    }
+
+    /// Bytes with nothing to consume them: stop watching until a read arrives (GCD).
+    func bytesWaitWithoutRead() {
+        suspendReadSource()
+    }
+
+    func dequeueNextRead() {
+        maybeDequeueRead()
+    }
+
+    /// The next write is dequeued asynchronously, as GCD does (after a gathered batch has been
+    /// accounted for, see QueueSocket+Gather.swift).
+    func dequeueNextWrite() {
+        if !gather.isAccounting {
+            async { [self] in maybeDequeueWrite() }
+        }
+    }
+
+    func sendCurrentWrite() {
+        flushGatheredWrites()
+    }
+
+    func writesQueuedBehindCurrent() {}
+
+    func watchWritable(_ watching: Bool) {
+        if watching {
+            resumeWriteSource()
+        } else {
+            suspendWriteSource()
+        }
+    }
+
+    func handshakeWaits() {
+        resumeReadSource()
+        if tls?.hasPendingCiphertext == true {
+            resumeWriteSource()
+        }
+    }
+
+    func resumeAfterHandshake() {
+        maybeDequeueRead()
+        maybeDequeueWrite()
+    }
+
+    func armTimer(_ direction: TransferDirection, after seconds: TimeInterval) {
+        switch direction {
+        case .read: readTimer = armDispatchTimer(readTimer, after: seconds) { $0.transferTimerFired(.read) }
+        case .write: writeTimer = armDispatchTimer(writeTimer, after: seconds) { $0.transferTimerFired(.write) }
+        }
+    }
+
+    func disarmTimer(_ direction: TransferDirection) {
+        disarm(direction == .read ? readTimer : writeTimer)
+    }
+
+    func askTimeout(_ direction: TransferDirection, _ query: TimeoutQuery) {
+        switch direction {
+        case .read: readsPaused = true
+        case .write: writesPaused = true
+        }
+        let index = stateIndex
+        ask { [self] delegate in
+            let answer: TimeInterval
+            switch direction {
+            case .read:
+                answer = delegate.socket(
+                    self, shouldTimeoutReadWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone)
+            case .write:
+                answer = delegate.socket(
+                    self, shouldTimeoutWriteWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone)
+            }
+            async { [self] in
+                guard index == stateIndex, isPaused(direction) else { return }
+                timeoutAnswered(direction, extendBy: answer)
+            }
+        }
+        if storedDelegate == nil || storedDelegateQueue == nil {
+            fail(direction == .read ? .readTimeout : .writeTimeout)
+        }
+    }
+
+    func transferResumed(_ direction: TransferDirection) {
+        switch direction {
+        case .read:
+            readsPaused = false
+            doReadData()
+        case .write:
+            writesPaused = false
+            writePass()
+        }
+    }
+
+    func peerEnded() {
+        peerEnded(callbacksInFlight: true)
+    }
+
+    func disconnectAfterTransfers() {
+        closeWithError(nil)
+    }
+
+    func fail(_ failure: ConnectionFailure) {
+        closeWithError(error(for: failure))
+    }
+
+    /// The GCD error for a driver failure.
+    private func error(for failure: ConnectionFailure) -> any Error {
+        switch failure {
+        case .readMaxedOut: return QueueSocketError(.readMaxedOut)
+        case .readTimeout: return QueueSocketError(.readTimeout)
+        case .writeTimeout: return QueueSocketError(.writeTimeout)
+        case .transport(let code, let operation):
+            if code < 0, let error = tls?.lastError { return error }
+            return SystemError.posix(code, operation)
+        case .tlsStart(.settings(let reason)):
+            return QueueSocketError(.other, "Could not apply the TLS settings: \(reason)")
+        case .tlsStart(.engine(let reason)): return reason
+        case .handshake(let error): return error
+        }
+    }
+}
+
+extension QueueSocketDelegate {
+    /// One of the frequent callbacks, as the GCD delegate sees it.
+    func deliver(_ callback: ConnectionCallback, from socket: QueueSocket) {
+        switch callback {
+        case .didRead(let data, let tag): self.socket(socket, didRead: data, withTag: tag)
+        case .didReadPartial(let length, let tag): self.socket(socket, didReadPartialDataOfLength: length, tag: tag)
+        case .didWrite(let tag): self.socket(socket, didWriteDataWithTag: tag)
+        case .didWritePartial(let length, let tag): self.socket(socket, didWritePartialDataOfLength: length, tag: tag)
+        case .didSecure: socketDidSecure(socket)
+        }
+    }
+}
