@@ -9,6 +9,8 @@ import Foundation
 /// dequeue the next read on a later pass and end with an error close that keeps `unreadData`; GCD
 /// semantics dequeue the next read at once and keep read-ahead bytes for reads after the peer's end.
 /// (GCD's closed-read-stream report is a socket option the harness does not model: auto-disconnect.)
+/// The peer's end or a reset met while no read waits is noticed as the faces notice it (see
+/// `noticeEndWithoutRead()`); during a handshake it is left to the TLS engine, which the test plays.
 ///
 /// Queued passes and timers hold the harness `unowned` (it owns both), so a harness left with work
 /// pending is freed all the same and LeakSanitizer (under the fuzz targets) sees only real leaks.
@@ -135,13 +137,13 @@ package final class EngineHarness {
         feed(Array(text.utf8))
     }
 
-    /// The peer closes its side.
+    /// The peer closes its side (noticed at once by a waiting read, and as the faces do without one).
     package func peerCloses() {
         transport.ended = true
         readableEvent()
     }
 
-    /// The transport reports an error (an errno) on the next read.
+    /// The transport reports an error (an errno): to a waiting read, or as the faces notice it without one.
     package func transportFails(_ code: Int32) {
         transport.failure = code
         readableEvent()
@@ -190,9 +192,44 @@ package final class EngineHarness {
 
     private func readableEvent() {
         readableHint = true
-        if waitingForReadable && !isClosed {
+        guard !isClosed else { return }
+        if waitingForReadable {
             doBytesAvailable()
+        } else {
+            noticeEndWithoutRead()
         }
+    }
+
+    /// The transport ended or failed while no read waits. Legacy (NativeSocketBackend+IO.swift) notices
+    /// it at once, unread bytes in the transport or not: the peer's end goes through the end-of-stream
+    /// rule (a close with no error, what is left becoming `unreadData`), a reset closes with its error.
+    /// GCD (QueueSocket+IO.swift, `readSourceFired`) notices nothing while bytes are pending (its read
+    /// source is suspended until a read comes, which then reads up to the end); with none pending it
+    /// applies the rule, holding an end behind bytes read ahead for the reads. A reset behind them waits
+    /// for the reads here too; one with nothing left closes with its error, as a waiting read reports it
+    /// (the face cannot tell such a reset from the end and reports `closed`). While a handshake runs both
+    /// faces hand the readiness to the TLS engine, which the test plays: the end stays pending here.
+    private func noticeEndWithoutRead() {
+        guard transport.ended || transport.failure != nil, !engine.transportEnded, !handshakeRuns else { return }
+        if semantics == .gcd {
+            guard transport.remaining.isEmpty, transport.failure == nil || engine.prebufferedCount == 0 else {
+                return
+            }
+        }
+        if let code = transport.failure {
+            close(.failure(.transport(code)))
+        } else {
+            engine.noteTransportEnded()
+            peerEnded()
+        }
+    }
+
+    /// Both queues reached the current TLS marker: the handshake started and has not finished.
+    private var handshakeRuns: Bool {
+        if case .tls = engine.currentRead, case .tls = engine.currentWrite {
+            return true
+        }
+        return false
     }
 
     // MARK: The face's logic

@@ -73,6 +73,19 @@ package struct ReferenceModel {
         }
     }
 
+    /// Whether a face notices the input's end (or a reset) with no read pending, as the harness models
+    /// it (EngineHarness.swift): legacy at once, GCD only once no bytes are left for reads.
+    package func noticesEndWithoutRead(_ semantics: Semantics) -> Bool {
+        inputEnd != nil && closeReason == nil && !hasPendingRead && (semantics == .legacy || available == 0)
+    }
+
+    /// The input ended with no read pending: closes the socket when the face notices it.
+    package mutating func noticeEndWithoutRead(_ semantics: Semantics) {
+        if noticesEndWithoutRead(semantics) {
+            closeReason = inputEnd
+        }
+    }
+
     private mutating func failIfEnded() {
         if let inputEnd {
             closeReason = inputEnd

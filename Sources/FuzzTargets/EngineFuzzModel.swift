@@ -11,7 +11,8 @@ import Foundation
 // The model runs one operation at a time to rest ("settles"), like the harness running passes until
 // none is left. Two things it cannot know it takes from the harness and checks: how many read-ahead
 // bytes a handshake takes over (they must be the next bytes of the input), and whether the end of
-// the input was noticed early, by a read that finished on a read boundary (see `allowedOutcomes`).
+// the input was noticed early, by a read that finished on a read boundary or by the face with no read
+// waiting (see `allowedOutcomes`).
 struct EngineFuzzModel {
     enum Outcome: Equatable, CustomStringConvertible {
         case closed(EngineHarness.CloseReason)
@@ -36,6 +37,7 @@ struct EngineFuzzModel {
         var elapsed: TimeInterval
     }
 
+    let semantics: Semantics
     private(set) var stream = ReferenceModel()
     private(set) var reads: [PlannedRead] = []
     private var readTimeouts: [TimeInterval?] = []
@@ -63,6 +65,10 @@ struct EngineFuzzModel {
     private var trackedWrite: Int?
     /// A close that the clock forced (a timeout nobody extended), or the user's disconnect.
     private var forcedOutcome: Outcome?
+
+    init(semantics: Semantics) {
+        self.semantics = semantics
+    }
 
     // MARK: Operations
 
@@ -240,12 +246,14 @@ struct EngineFuzzModel {
             forced.append(.disconnected)
         }
         // The end of the input may be noticed by a read that finished on a read boundary: an error
-        // closes at once; the end of the stream closes once the read queue runs dry.
+        // closes at once; the end of the stream closes once the read queue runs dry. With no read
+        // waiting and no handshake running the face may notice either one itself.
         var allowed = forced
+        let noticed = !handshaking && stream.noticesEndWithoutRead(semantics)
         switch stream.inputEnd {
-        case .transport(let code) where stream.available == 0:
+        case .transport(let code) where stream.available == 0 || noticed:
             allowed.append(.closed(.failure(.transport(code))))
-        case .endOfStream where readSideIdle:
+        case .endOfStream where readSideIdle || noticed:
             allowed.append(.closed(.failure(.endOfStream)))
         default:
             break

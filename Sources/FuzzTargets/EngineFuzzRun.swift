@@ -5,7 +5,7 @@ import Foundation
 /// One engine fuzz case in progress: the harness and the model, compared after every operation.
 struct EngineFuzzRun {
     let harness: EngineHarness
-    private var model = EngineFuzzModel()
+    private var model: EngineFuzzModel
     /// Harness events already compared.
     private var seen = 0
     private var readsReported = 0
@@ -17,6 +17,7 @@ struct EngineFuzzRun {
 
     init(harness: EngineHarness) {
         self.harness = harness
+        model = EngineFuzzModel(semantics: harness.semantics)
     }
 
     /// Carries out `operation` on both sides; returns what differs, or `nil`.

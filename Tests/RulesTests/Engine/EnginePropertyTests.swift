@@ -134,6 +134,7 @@ struct PropertyCase {
             harness.runPasses()
             model.endInput(.endOfStream)
             model.advance()
+            model.noticeEndWithoutRead(semantics)
         }
         return compare(harness, model).map { problem in
             let script = steps.map { step -> String in
