@@ -41,6 +41,10 @@ enum TransferDirection: Sendable {
 /// What the connection driver needs from a face.
 protocol ConnectionDriving: AnyObject, ByteTransport {
     var engine: SocketEngine { get }
+    /// The connected descriptor.
+    var fd: Int32 { get }
+    /// Gathered writes and the accounting of a batch sent together (WriteGather.swift).
+    var gather: WriteGather { get }
     /// TLS over the descriptor, once both queues reached a marker.
     var tls: TLSTransport? { get set }
     var tlsHandshaking: Bool { get set }
@@ -82,6 +86,8 @@ protocol ConnectionDriving: AnyObject, ByteTransport {
     func sendCurrentWrite()
     /// More writes were queued behind the current one (a face that gathers may add them to its batch).
     func writesQueuedBehindCurrent()
+    /// A gathered batch is about to go out (a flush the face had put off is not needed any more).
+    func gatheredWritesFlushing()
     func watchWritable(_ watching: Bool)
     /// The handshake waits for the peer: watch for readability (and writability when ciphertext waits).
     func handshakeWaits()

@@ -72,6 +72,40 @@ extension ConnectionDriving {
         }
     }
 
+    /// The transport turned writable: the handshake, the current write or TLS's pending ciphertext
+    /// goes on.
+    func transportWritable() {
+        writableHint = true
+        if tlsHandshaking {
+            continueHandshake()
+        } else if case .write = engine.currentWrite {
+            flushGatheredWrites()
+        } else {
+            flushCiphertext()
+        }
+    }
+
+    /// Sends the current write: with the writes queued behind it in one system call (plain TCP), or
+    /// alone through a write pass (TLS, or a batch still being accounted for). Accounting makes each
+    /// gathered write current in turn and reports it; the next dequeue comes once, after the batch.
+    func flushGatheredWrites() {
+        guard tls == nil, !gather.isAccounting else { return writePass() }
+        guard mayDequeue(.write), case .write = engine.currentWrite, !isPaused(.write) else { return }
+        gatheredWritesFlushing()
+        guard writableHint else { return watchWritable(true) }
+        let mark = deliveryMark
+        let accounted = gather.flush(
+            fd, engine,
+            pass: {
+                writePass()
+                return goesOn(after: mark)
+            },
+            started: armWriteTimer)
+        guard accounted, engine.currentWrite == nil, engine.queuedWriteCount > 0 || engine.disconnectsAfterWriting
+        else { return }
+        dequeueNextWrite()
+    }
+
     /// Sends ciphertext TLS still holds (after the last write, or an answer to a key update); stops
     /// watching writability once it is all out.
     func flushCiphertext() {

@@ -4,7 +4,8 @@ import Foundation
 // Write coalescing on the native engine (WriteGather.swift holds the batch and its accounting). A
 // dequeued write is not sent at once: the socket asks its loop to flush before it next polls
 // (EventRunLoop.runBeforePolling), and the writes queued behind it meanwhile join the batch; a full
-// batch is flushed at once. Still never inside the call that queued the write.
+// batch is flushed at once. Still never inside the call that queued the write. The flush itself is
+// the driver's (WritePasses.swift).
 extension NativeSocketBackend {
     /// The current write waits to be sent: takes the writes queued behind it into its batch, then
     /// flushes now (a full batch) or before the loop next polls.
@@ -24,27 +25,10 @@ extension NativeSocketBackend {
         loop.runBeforePolling(flushItem!)
     }
 
-    /// Sends the current write's rest and the gathered writes together, then reports them in order.
-    func flushGatheredWrites() {
-        guard connected, tls == nil, !gather.isAccounting, case .write = engine.currentWrite else {
-            return
-        }
+    /// The batch goes out now: the flush put off to before the next poll is not needed.
+    func gatheredWritesFlushing() {
         if let flushItem, let loop {
             loop.cancel(flushItem)
         }
-        guard writableHint else {
-            source?.wantsWritable = true
-            return
-        }
-        // Closed: nothing is left to report. Moved: the new loop's write dequeues take the rest of
-        // the sent bytes, write by write.
-        _ = gather.flush(
-            fd, engine,
-            pass: {
-                let generation = self.generation
-                writePass()
-                return goesOn(after: generation)
-            },
-            started: armWriteTimer)
     }
 }

@@ -50,16 +50,7 @@ extension NativeSocketBackend: ByteTransport {
             readableHint = true
             readPass()
         case .writable:
-            writableHint = true
-            if case .write = engine.currentWrite {
-                if tls == nil && !gather.isAccounting {
-                    flushGatheredWrites()
-                } else {
-                    writePass()
-                }
-            } else {
-                flushCiphertext()
-            }
+            transportWritable()
         case .peerClosed:
             // Only watched while no read waits (reads notice the end themselves): the peer is gone,
             // and what it sent last is in unreadData. A reset is the error it is (SO_ERROR; the bytes

@@ -29,9 +29,11 @@ extension QueueSocket: ConnectionDriving {
 
     var deliveryMark: Int { stateIndex }
 
-    /// Callbacks run on the delegate queue, never inside the pass: the pass always goes on.
-    func goesOn(after mark: Int) -> Bool { true }
+    /// Callbacks run on the delegate queue, never inside the pass: the work after one goes on unless
+    /// the socket closed meanwhile (a gathered batch's accounting can meet a failure).
+    func goesOn(after mark: Int) -> Bool { mark == stateIndex }
 
+    /// A socket never moves: after a close nothing is left to do.
     func carryOver(after mark: Int, _ rest: @escaping (QueueSocket) -> Void) {}
 
     func readNow() {
@@ -57,7 +59,7 @@ extension QueueSocket: ConnectionDriving {
     }
 
     /// The next write is dequeued asynchronously, as GCD does (after a gathered batch has been
-    /// accounted for, see QueueSocket+Gather.swift).
+    /// accounted for, see `flushGatheredWrites()` in WritePasses.swift).
     func dequeueNextWrite() {
         if !gather.isAccounting {
             async { [self] in maybeDequeueWrite() }
@@ -69,6 +71,8 @@ extension QueueSocket: ConnectionDriving {
     }
 
     func writesQueuedBehindCurrent() {}
+
+    func gatheredWritesFlushing() {}
 
     func watchWritable(_ watching: Bool) {
         if watching {

@@ -207,16 +207,10 @@ extension QueueSocket: ByteTransport {
         }
     }
 
+    /// The write source fires once per resume: it is resumed again whenever a write waits.
     private func writeSourceFired() {
-        writableHint = true
         suspendWriteSource()
-        if tlsHandshaking {
-            continueHandshake()
-        } else if case .write = engine.currentWrite {
-            flushGatheredWrites()
-        } else {
-            flushCiphertext()
-        }
+        transportWritable()
     }
 
     // MARK: Reads
