@@ -3,8 +3,8 @@ import Foundation
 import Logging
 
 // The connected socket's driver, written once for every face and engine: read and write passes,
-// their timeouts and the TLS handshake (ReadPasses.swift, WritePasses.swift, TransferTimeouts.swift,
-// TLSHandshake.swift) run as extensions of this protocol. A face conforms by saying where its state
+// their timeouts, the TLS handshake and the peer's end (ReadPasses.swift, WritePasses.swift,
+// TransferTimeouts.swift, TLSHandshake.swift, PeerEnd.swift) run as extensions of this protocol. A face conforms by saying where its state
 // is and doing the few things each face does its own way: how it watches the descriptor, how a
 // callback reaches the delegate (inline on the loop, or dispatched to the delegate queue), when the
 // next read starts, and what an error close is called. The decisions themselves are the engine's
@@ -104,8 +104,21 @@ protocol ConnectionDriving: AnyObject, ByteTransport {
     /// The timeout was extended: a paused transfer goes on.
     func transferResumed(_ direction: TransferDirection)
 
-    /// The peer's data ended (EndOfStreamRule.swift decides what that means for the face).
-    func peerEnded()
+    /// Whose rules apply where the originals differ (the end of the peer's data, above all).
+    var semantics: Semantics { get }
+    /// Callbacks handed over may not all have reached the delegate yet (a face that delivers on
+    /// another thread); the end-of-stream rule waits for them before it closes.
+    var callbacksMayBeInFlight: Bool { get }
+    /// GCD `autoDisconnectOnClosedReadStream`.
+    var autoDisconnectsAtEnd: Bool { get }
+    /// GCD: the closed read stream has been reported.
+    var readStreamEndReported: Bool { get }
+    /// Closes for the peer's end: a reset is the error it is, a clean end the face's own.
+    func closeAtEnd()
+    /// Legacy with callbacks in flight: close only once they have reached the delegate.
+    func confirmEndAfterCallbacks()
+    /// GCD with auto-disconnect off: report the closed read stream (once) and keep writing.
+    func reportReadStreamEnded()
     /// The disconnect-after condition holds.
     func disconnectAfterTransfers()
     /// Closes the connection for `failure` (each face names it in its own errors).

@@ -117,6 +117,28 @@ extension NativeSocketBackend: ConnectionDriving {
 
     func transferResumed(_ direction: TransferDirection) {}
 
+    var semantics: Semantics { .legacy }
+    var callbacksMayBeInFlight: Bool { false }
+    var autoDisconnectsAtEnd: Bool { true }
+    var readStreamEndReported: Bool { false }
+
+    /// A reset is the error it is (SO_ERROR; the bytes that came before it stay readable for
+    /// unreadData); a clean end has none.
+    func closeAtEnd() {
+        let code = fd >= 0 ? SocketOps.pendingError(fd) : 0
+        closeWithError(code == 0 ? nil : SystemError.posix(code, "recv"))
+    }
+
+    /// Callbacks are delivered inline: none is ever in flight, so the rule never asks for this.
+    func confirmEndAfterCallbacks() {
+        closeAtEnd()
+    }
+
+    /// A GCD step the legacy rule never takes.
+    func reportReadStreamEnded() {
+        closeAtEnd()
+    }
+
     func disconnectAfterTransfers() {
         disconnect()
     }

@@ -78,21 +78,6 @@ extension NativeSocketBackend: ByteTransport {
         }
     }
 
-    // MARK: The end of the peer's data
-
-    /// The peer's data ended (see EndOfStreamRule.swift): the native engine delivers callbacks
-    /// inline, so none is ever in flight. A reset is the error it is (SO_ERROR; the bytes that came
-    /// before it stay readable for unreadData); a clean end has none.
-    func peerEnded() {
-        switch EndOfStreamRule.step(.legacy, engine.endOfStreamFacts(transportReadToEnd: true)) {
-        case .finishWaitingRead:
-            readPass()
-        case .close, .confirmAfterCallbacks, .holdForReads, .reportReadStreamClosed, .nothing:
-            let code = fd >= 0 ? SocketOps.pendingError(fd) : 0
-            closeWithError(code == 0 ? nil : SystemError.posix(code, "recv"))
-        }
-    }
-
     // MARK: Errors
 
     /// The legacy error for a driver failure.

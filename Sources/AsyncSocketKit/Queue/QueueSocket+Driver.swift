@@ -142,8 +142,28 @@ extension QueueSocket: ConnectionDriving {
         }
     }
 
-    func peerEnded() {
-        peerEnded(callbacksInFlight: true)
+    /// Under legacy semantics callbacks travel to the loop: the end waits for a probe to go round
+    /// behind them (QueueSocket+Legacy.swift).
+    var callbacksMayBeInFlight: Bool { true }
+    var autoDisconnectsAtEnd: Bool { autoDisconnect }
+    var readStreamEndReported: Bool { readStreamClosed }
+
+    /// GCD closes with `closed`; legacy with the reset's error, or `closed` (a nil legacy error).
+    func closeAtEnd() {
+        closeWithError(semantics == .legacy ? legacyEndError : QueueSocketError(.closed))
+    }
+
+    func confirmEndAfterCallbacks() {
+        suspendReadSource()
+        if legacyEnd.probeMark == nil {
+            sendLegacyProbe()
+        }
+    }
+
+    func reportReadStreamEnded() {
+        readStreamClosed = true
+        suspendReadSource()
+        notify { [self] in $0.socketDidCloseReadStream(self) }
     }
 
     func disconnectAfterTransfers() {

@@ -243,37 +243,6 @@ extension QueueSocket: ByteTransport {
         peerEnded()
     }
 
-    /// The peer's data ended; EndOfStreamRule.swift decides what that means under the socket's
-    /// semantics. GCD stays open while read-ahead bytes remain for reads, then closes with `closed`
-    /// or, with auto-disconnect off, reports the closed read stream and keeps writing. Legacy closes
-    /// once no read can use what is left; with no read waiting, only after the callbacks sent so far
-    /// have reached the loop (a probe goes round, QueueSocket+Legacy.swift, and comes back with
-    /// `callbacksInFlight` false when none was sent meanwhile).
-    func peerEnded(callbacksInFlight: Bool) {
-        let facts = engine.endOfStreamFacts(
-            transportReadToEnd: engine.transportEnded, callbacksInFlight: callbacksInFlight,
-            autoDisconnect: autoDisconnect, readStreamReported: readStreamClosed)
-        switch EndOfStreamRule.step(semantics, facts) {
-        case .finishWaitingRead:
-            doReadData()
-        case .close:
-            closeWithError(semantics == .legacy ? legacyEndError : QueueSocketError(.closed))
-        case .confirmAfterCallbacks:
-            suspendReadSource()
-            if legacyEnd.probeMark == nil {
-                sendLegacyProbe()
-            }
-        case .holdForReads:
-            suspendReadSource()
-        case .reportReadStreamClosed:
-            readStreamClosed = true
-            suspendReadSource()
-            notify { [self] in $0.socketDidCloseReadStream(self) }
-        case .nothing:
-            return
-        }
-    }
-
     // MARK: Timers
 
     /// Arms `timer` (made on first use) to fire once after `seconds`.
