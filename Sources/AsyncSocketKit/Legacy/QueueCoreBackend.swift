@@ -165,22 +165,6 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the loop and waits for its answer (the delegate's timeout extensions).
-    func ask(epoch: Int, _ body: @escaping (QueueCoreBackend) -> TimeInterval) -> TimeInterval {
-        let answer = Lock<TimeInterval>(0)
-        let done = DispatchSemaphore(value: 0)
-        let box = AnswerBox(body: body)
-        deliver(epoch: epoch) { backend in
-            answer.withLock { $0 = box.body(backend) }
-            done.signal()
-        }
-        // A socket closed (or a loop gone) meanwhile answers "time out".
-        while done.wait(timeout: .now() + 0.5) == .timedOut {
-            if loop == nil { return 0 }
-        }
-        return answer.withLock { $0 }
-    }
-
     // MARK: Diagnostics
 
     /// Inside willDisconnect the original's streams still existed: "connected" unless the read stream
@@ -256,11 +240,6 @@ struct DeliveryTarget {
     /// The item that runs batches from the loop's own thread, and the loop it is for (scheduled
     /// only on that loop's thread).
     var batchItem: (loop: EventRunLoop, item: PerformItem)?
-}
-
-/// A question carried to the loop (used there only).
-struct AnswerBox: @unchecked Sendable {
-    let body: (QueueCoreBackend) -> TimeInterval
 }
 
 extension QueueCoreBackend {

@@ -3,16 +3,15 @@ import Dispatch
 import Foundation
 
 /// The QueueSocket delegate of one queue-core connection: it carries every callback to the legacy
-/// socket's loop (with the epoch of its QueueSocket), and answers timeout questions by asking the
-/// legacy delegate there. It keeps its QueueSocket alive, and accepted QueueSockets until the loop
-/// has wrapped them.
+/// socket's loop (with the epoch of its QueueSocket), and carries timeout questions there for the
+/// legacy delegate, the answer going back to the QueueSocket. It keeps its QueueSocket alive, and
+/// accepted QueueSockets until the loop has wrapped them.
 final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     // @unchecked Sendable: `kept` and `served` are behind `Lock`s, `backend` is a weak reference set
     // once at init (the runtime makes weak loads thread-safe), the rest is `let`.
-    /// The QueueSocket's delegate queue. Every callback reaches the bridge on the socket queue
-    /// (legacy inline callbacks, accepts included); only timeout questions use this queue, and each
-    /// waits there for the loop's answer, so a concurrent queue keeps one socket's wait from holding
-    /// up another's (and no queue is made and torn down per connection).
+    /// The QueueSocket's delegate queue. Every callback and question reaches the bridge on the socket
+    /// queue (legacy semantics, accepts included), so nothing is dispatched here; a global queue means
+    /// no queue is made and torn down per connection.
     var queue: DispatchQueue { .global() }
     private weak var backend: QueueCoreBackend?
     private let epoch: Int
@@ -80,22 +79,26 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
         backend?.deliver(epoch: epoch, .didWritePartial(partialLength, tag: tag))
     }
 
-    func socket(_ sock: QueueSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int)
-        -> TimeInterval
-    {
-        backend?.ask(epoch: epoch) { backend in
-            guard let owner = backend.owner, let delegate = backend.delegate else { return 0 }
-            return delegate.onSocket(owner, shouldTimeoutReadWithTag: tag, elapsed: elapsed, bytesDone: length)
-        } ?? 0
-    }
-
-    func socket(_ sock: QueueSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int)
-        -> TimeInterval
-    {
-        backend?.ask(epoch: epoch) { backend in
-            guard let owner = backend.owner, let delegate = backend.delegate else { return 0 }
-            return delegate.onSocket(owner, shouldTimeoutWriteWithTag: tag, elapsed: elapsed, bytesDone: length)
-        } ?? 0
+    /// A timeout question for the legacy delegate, asked on the loop; the answer goes to `reply`
+    /// (none once the connection is over there: the question is moot). Without a loop, "time out".
+    func askTimeout(
+        _ direction: TransferDirection, _ query: TimeoutQuery, reply: @escaping @Sendable (TimeInterval) -> Void
+    ) {
+        guard let backend, backend.loop != nil else { return reply(0) }
+        backend.deliver(epoch: epoch) { backend in
+            guard let owner = backend.owner, let delegate = backend.delegate else { return reply(0) }
+            switch direction {
+            case .read:
+                reply(
+                    delegate.onSocket(
+                        owner, shouldTimeoutReadWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
+            case .write:
+                reply(
+                    delegate.onSocket(
+                        owner, shouldTimeoutWriteWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone
+                    ))
+            }
+        }
     }
 
     func socketDidSecure(_ sock: QueueSocket) {

@@ -5,7 +5,8 @@ import Foundation
 // dispatched to the delegate queue (under the queue core's legacy semantics, handed to its bridge
 // here), so the work after one always goes on; the next read starts at once, the next write on a
 // later turn of the socket queue; the read and write sources are resumed and suspended; a timeout
-// pauses its transfer while the question travels to the delegate queue and back.
+// pauses its transfer while the question travels to the delegate queue (the queue core's loop) and
+// back.
 extension QueueSocket: ConnectionDriving {
     var tlsPeerName: String? { connectHostString ?? connectedSocketAddress?.host }
 
@@ -111,19 +112,30 @@ extension QueueSocket: ConnectionDriving {
         case .write: writesPaused = true
         }
         let index = stateIndex
-        ask { [self] delegate in
-            let answer: TimeInterval
-            switch direction {
-            case .read:
-                answer = delegate.socket(
-                    self, shouldTimeoutReadWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone)
-            case .write:
-                answer = delegate.socket(
-                    self, shouldTimeoutWriteWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone)
-            }
+        let reply: @Sendable (TimeInterval) -> Void = { [weak self] answer in
+            guard let self else { return }
             async { [self] in
                 guard index == stateIndex, isPaused(direction) else { return }
                 timeoutAnswered(direction, extendBy: answer)
+            }
+        }
+        if semantics == .legacy, let bridge = storedDelegate as? QueueCoreBridge {
+            // The queue core's question travels to the loop with the callbacks and its answer comes
+            // back here: no thread waits for it.
+            legacyEnd.callbacksSent &+= 1
+            bridge.askTimeout(direction, query, reply: reply)
+            return
+        }
+        ask { [self] delegate in
+            switch direction {
+            case .read:
+                reply(
+                    delegate.socket(
+                        self, shouldTimeoutReadWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
+            case .write:
+                reply(
+                    delegate.socket(
+                        self, shouldTimeoutWriteWithTag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
             }
         }
         if storedDelegate == nil || storedDelegateQueue == nil {

@@ -219,8 +219,7 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         body(delegate)
     }
 
-    /// Dispatches `body` to the delegate queue whatever the semantics (a question whose answer the
-    /// delegate may have to wait for).
+    /// Dispatches `body` to the delegate queue (GCD callbacks and questions).
     func ask(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
         guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
         legacyEnd.callbacksSent &+= 1
