@@ -56,6 +56,29 @@ struct SocketTimeoutTests {
     }
 
     @Test(
+        "a write timeout the delegate extends: asked at 0.15 s (extend 0.10), then at 0.25 s, then code 5",
+        arguments: RunLoopSocket.Engine.allCases)
+    func writeTimeoutExtension(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let connection = try ClientConnection(engine: engine)
+            connection.recorder.writeTimeoutAnswers = [0.10, 0]
+            let start = now()
+            connection.client.write(Data(repeating: 0x55, count: 32 << 20), withTimeout: 0.15, tag: 9)
+            #expect(runUntil { connection.events.contains(.didDisconnect) })
+            let elapsed = now() - start
+            let asked = connection.events.compactMap { event -> TimeInterval? in
+                if case .writeTimeout(9, let elapsed, _) = event { return elapsed } else { return nil }
+            }
+            #expect(asked == [0.15, 0.25])
+            #expect(
+                connection.events.suffix(2) == [
+                    .willDisconnect(domain: "AsyncSocketErrorDomain", code: 5), .didDisconnect,
+                ])
+            #expect(elapsed >= 0.25)
+        }
+    }
+
+    @Test(
         "while a name is being resolved the socket's mode is not empty: run() waits instead of finishing",
         arguments: RunLoopSocket.Engine.allCases)
     func resolvingKeepsTheLoopBusy(engine: RunLoopSocket.Engine) async throws {
