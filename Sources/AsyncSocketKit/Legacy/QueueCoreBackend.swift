@@ -147,9 +147,21 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
 
     /// Runs the deliveries queued so far; ones queued while it runs form the next batch.
     private func runBatch() {
-        let batch = target.withLock { target -> [DeliveryBox] in
-            defer { target.batch.removeAll(keepingCapacity: true) }
-            return target.batch
+        // Two buffers take turns (the batch being run and the one filling), so a batch costs no
+        // allocation once both have grown.
+        var batch = target.withLock { target -> [DeliveryBox] in
+            var taken: [DeliveryBox] = []
+            swap(&taken, &target.spare)
+            swap(&taken, &target.batch)
+            return taken
+        }
+        defer {
+            batch.removeAll(keepingCapacity: true)
+            target.withLock { target in
+                if target.spare.capacity < batch.capacity {
+                    target.spare = batch
+                }
+            }
         }
         for box in batch {
             guard box.epoch == epoch else { continue }
@@ -237,6 +249,8 @@ struct DeliveryTarget {
     var loop: EventRunLoop?
     var modes: [RunLoopMode] = [.default]
     var batch: [DeliveryBox] = []
+    /// The emptied buffer of the last batch run, for the next batch to fill.
+    var spare: [DeliveryBox] = []
     /// The item that runs batches from the loop's own thread, and the loop it is for (scheduled
     /// only on that loop's thread).
     var batchItem: (loop: EventRunLoop, item: PerformItem)?
