@@ -5,7 +5,7 @@ import Foundation
 // the delegate inline, on the loop, and a callback that closed or moved the socket ends the work
 // here (the generation and the loop tell); the next read starts on a later pass of the loop; the
 // descriptor's source says what is watched; a timeout question is answered inline.
-extension NativeSocketBackend: ConnectionDriving {
+extension NativeSocketBackend: DescriptorConnection {
     var tlsPeerName: String? { connectHost ?? peerAddress?.host }
 
     func mayDequeue(_ direction: TransferDirection) -> Bool { connected && started }

@@ -89,12 +89,17 @@ extension NativeSocketBackend: ByteTransport {
         case .transport(let code, let operation):
             if code < 0, let tlsError = tls?.lastError { return tlsError }
             return SystemError.posix(code, operation)
-        case .tlsStart(.settings(let reason)):
-            return AsyncSocketError(.socketError, message: "Could not apply the TLS settings: \(reason)")
-        case .tlsStart(.engine(let reason)):
-            return AsyncSocketError(
-                .socketError, message: "Could not apply the TLS settings: \(reason.message)",
-                underlying: reason as NSError)
+        case .tlsStart(let failure):
+            switch failure as? TLSStart.Failure {
+            case .settings(let reason)?:
+                return AsyncSocketError(.socketError, message: "Could not apply the TLS settings: \(reason)")
+            case .engine(let reason)?:
+                return AsyncSocketError(
+                    .socketError, message: "Could not apply the TLS settings: \(reason.message)",
+                    underlying: reason as NSError)
+            case nil:
+                return failure
+            }
         case .handshake(let error): return error
         }
     }

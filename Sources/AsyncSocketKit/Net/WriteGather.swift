@@ -9,7 +9,7 @@ import Foundation
 // hands out the sent bytes (`take(upTo:)`) instead of sending. So partial and complete callbacks,
 // timeouts and disconnectAfterWriting are what they would be had each write gone out alone — the bytes
 // only leave sooner, together. A batch holds at most 64 KiB or 64 writes.
-final class WriteGather {
+package final class WriteGather {
     static let byteLimit = 64 * 1024
     static let itemLimit = 64
 

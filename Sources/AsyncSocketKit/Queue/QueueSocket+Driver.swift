@@ -7,41 +7,41 @@ import Foundation
 // later turn of the socket queue; the read and write sources are resumed and suspended; a timeout
 // pauses its transfer while the question travels to the delegate queue (the queue core's loop) and
 // back.
-extension QueueSocket: ConnectionDriving {
-    var tlsPeerName: String? { connectHostString ?? connectedSocketAddress?.host }
+extension QueueSocket: DescriptorConnection {
+    package var tlsPeerName: String? { connectHostString ?? connectedSocketAddress?.host }
 
-    func mayDequeue(_ direction: TransferDirection) -> Bool {
+    package func mayDequeue(_ direction: TransferDirection) -> Bool {
         switch direction {
         case .read: connected && !readStreamClosed
         case .write: connected
         }
     }
 
-    func isPaused(_ direction: TransferDirection) -> Bool {
+    package func isPaused(_ direction: TransferDirection) -> Bool {
         switch direction {
         case .read: readsPaused
         case .write: writesPaused
         }
     }
 
-    func deliver(_ callback: ConnectionCallback) {
+    package func deliver(_ callback: ConnectionCallback) {
         notify { [self] in $0.deliver(callback, from: self) }
     }
 
-    var deliveryMark: Int { stateIndex }
+    package var deliveryMark: Int { stateIndex }
 
     /// Callbacks run on the delegate queue, never inside the pass: the work after one goes on unless
     /// the socket closed meanwhile (a gathered batch's accounting can meet a failure).
-    func goesOn(after mark: Int) -> Bool { mark == stateIndex }
+    package func goesOn(after mark: Int) -> Bool { mark == stateIndex }
 
     /// A socket never moves: after a close nothing is left to do.
-    func carryOver(after mark: Int, _ rest: @escaping (QueueSocket) -> Void) {}
+    package func carryOver(after mark: Int, _ rest: @escaping (QueueSocket) -> Void) {}
 
-    func readNow() {
+    package func readNow() {
         doReadData()
     }
 
-    func readWaitsForBytes() {
+    package func readWaitsForBytes() {
         if legacyEnd.readsToEnd {
             readableHint = true
             async { [self] in doReadData() }
@@ -51,31 +51,31 @@ extension QueueSocket: ConnectionDriving {
     }
 
     /// Bytes with nothing to consume them: stop watching until a read arrives (GCD).
-    func bytesWaitWithoutRead() {
+    package func bytesWaitWithoutRead() {
         suspendReadSource()
     }
 
-    func dequeueNextRead() {
+    package func dequeueNextRead() {
         maybeDequeueRead()
     }
 
     /// The next write is dequeued asynchronously, as GCD does (after a gathered batch has been
     /// accounted for, see `flushGatheredWrites()` in WritePasses.swift).
-    func dequeueNextWrite() {
+    package func dequeueNextWrite() {
         if !gather.isAccounting {
             async { [self] in maybeDequeueWrite() }
         }
     }
 
-    func sendCurrentWrite() {
+    package func sendCurrentWrite() {
         flushGatheredWrites()
     }
 
-    func writesQueuedBehindCurrent() {}
+    package func writesQueuedBehindCurrent() {}
 
-    func gatheredWritesFlushing() {}
+    package func gatheredWritesFlushing() {}
 
-    func watchWritable(_ watching: Bool) {
+    package func watchWritable(_ watching: Bool) {
         if watching {
             resumeWriteSource()
         } else {
@@ -83,30 +83,30 @@ extension QueueSocket: ConnectionDriving {
         }
     }
 
-    func handshakeWaits() {
+    package func handshakeWaits() {
         resumeReadSource()
         if tls?.hasPendingCiphertext == true {
             resumeWriteSource()
         }
     }
 
-    func resumeAfterHandshake() {
+    package func resumeAfterHandshake() {
         maybeDequeueRead()
         maybeDequeueWrite()
     }
 
-    func armTimer(_ direction: TransferDirection, after seconds: TimeInterval) {
+    package func armTimer(_ direction: TransferDirection, after seconds: TimeInterval) {
         switch direction {
         case .read: readTimer = armDispatchTimer(readTimer, after: seconds) { $0.transferTimerFired(.read) }
         case .write: writeTimer = armDispatchTimer(writeTimer, after: seconds) { $0.transferTimerFired(.write) }
         }
     }
 
-    func disarmTimer(_ direction: TransferDirection) {
+    package func disarmTimer(_ direction: TransferDirection) {
         disarm(direction == .read ? readTimer : writeTimer)
     }
 
-    func askTimeout(_ direction: TransferDirection, _ query: TimeoutQuery) {
+    package func askTimeout(_ direction: TransferDirection, _ query: TimeoutQuery) {
         switch direction {
         case .read: readsPaused = true
         case .write: writesPaused = true
@@ -143,7 +143,7 @@ extension QueueSocket: ConnectionDriving {
         }
     }
 
-    func transferResumed(_ direction: TransferDirection) {
+    package func transferResumed(_ direction: TransferDirection) {
         switch direction {
         case .read:
             readsPaused = false
@@ -156,33 +156,33 @@ extension QueueSocket: ConnectionDriving {
 
     /// Under legacy semantics callbacks travel to the loop: the end waits for a probe to go round
     /// behind them (QueueSocket+Legacy.swift).
-    var callbacksMayBeInFlight: Bool { true }
-    var autoDisconnectsAtEnd: Bool { autoDisconnect }
-    var readStreamEndReported: Bool { readStreamClosed }
+    package var callbacksMayBeInFlight: Bool { true }
+    package var autoDisconnectsAtEnd: Bool { autoDisconnect }
+    package var readStreamEndReported: Bool { readStreamClosed }
 
     /// GCD closes with `closed`; legacy with the reset's error, or `closed` (a nil legacy error).
-    func closeAtEnd() {
+    package func closeAtEnd() {
         closeWithError(semantics == .legacy ? legacyEndError : QueueSocketError(.closed))
     }
 
-    func confirmEndAfterCallbacks() {
+    package func confirmEndAfterCallbacks() {
         suspendReadSource()
         if legacyEnd.probeMark == nil {
             sendLegacyProbe()
         }
     }
 
-    func reportReadStreamEnded() {
+    package func reportReadStreamEnded() {
         readStreamClosed = true
         suspendReadSource()
         notify { [self] in $0.socketDidCloseReadStream(self) }
     }
 
-    func disconnectAfterTransfers() {
+    package func disconnectAfterTransfers() {
         closeWithError(nil)
     }
 
-    func fail(_ failure: ConnectionFailure) {
+    package func fail(_ failure: ConnectionFailure) {
         closeWithError(error(for: failure))
     }
 
@@ -195,9 +195,12 @@ extension QueueSocket: ConnectionDriving {
         case .transport(let code, let operation):
             if code < 0, let error = tls?.lastError { return error }
             return SystemError.posix(code, operation)
-        case .tlsStart(.settings(let reason)):
-            return QueueSocketError(.other, "Could not apply the TLS settings: \(reason)")
-        case .tlsStart(.engine(let reason)): return reason
+        case .tlsStart(let failure):
+            switch failure as? TLSStart.Failure {
+            case .settings(let reason)?: return QueueSocketError(.other, "Could not apply the TLS settings: \(reason)")
+            case .engine(let reason)?: return reason
+            case nil: return failure
+            }
         case .handshake(let error): return error
         }
     }

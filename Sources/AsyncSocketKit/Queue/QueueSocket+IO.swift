@@ -235,7 +235,7 @@ extension QueueSocket: ByteTransport {
 
     /// The legacy engine noticed the peer's end without reading up to it (its own watch, or a
     /// hang-up that libdispatch reports only once).
-    var peerEndNoticed: Bool { semantics == .legacy && (legacyEnd.peerFinished || legacyEnd.readsToEnd) }
+    package var peerEndNoticed: Bool { semantics == .legacy && (legacyEnd.peerFinished || legacyEnd.readsToEnd) }
 
     /// The read source met the peer's end.
     func doReadEOF() {

@@ -6,7 +6,7 @@ import Foundation
 // delegate's answer (from any thread, once) comes back to the socket queue before the handshake goes
 // on; socketDidSecure precedes any read or write queued after startTLS.
 extension QueueSocket {
-    func trustDecisionNeeded(_ chain: CertificateChain) {
+    package func trustDecisionNeeded(_ chain: CertificateChain) {
         guard storedDelegate != nil, storedDelegateQueue != nil else {
             closeWithError(QueueSocketError(.other, "Manual trust evaluation requires a delegate and a delegate queue"))
             return

@@ -18,7 +18,7 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     // go through `sync`/`async`), except `lastErrorClose`, which is behind a `Lock`; the rest is `let`.
     let socketQueue: DispatchQueue
     private let queueKey = DispatchSpecificKey<Bool>()
-    let logger: Logger?
+    package let logger: Logger?
     let resolver: HostResolver?
 
     // Everything below is touched on `socketQueue` only.
@@ -33,9 +33,9 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// Whether this listener has warned that an accepted connection found no delegate.
     var warnedNoDelegate = false
 
-    let engine = SocketEngine(configuration: .init(prebuffering: true))
+    package let engine = SocketEngine(configuration: .init(prebuffering: true))
     var phase = QueueSocketPhase.idle
-    var fd: Int32 = -1
+    package var fd: Int32 = -1
     var listenFDs: [Int32] { listener?.sockets ?? [] }
     var unixListenPath: String?
     var readSource: (any DispatchSourceRead)?
@@ -49,24 +49,24 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var writesPaused = false
     var readStreamClosed = false
     /// The transport may have bytes for a read (the read source fired since the last short read).
-    var readableHint = false
+    package var readableHint = false
     /// Whether a read pass runs now, and whether another was asked for meanwhile (see doReadData).
     var inReadPass = false
     var readPassRequested = false
-    var writableHint = false
+    package var writableHint = false
     /// Gathered writes and the accounting of a batch sent together (WriteGather.swift).
-    let gather = WriteGather()
+    package let gather = WriteGather()
     /// Bumped by every close, so late results of earlier work recognise themselves as stale.
     var stateIndex = 0
     var connectedURL: URL?
     var peer: SocketAddress?
     var tlsRequested = false
-    var tls: TLSTransport?
+    package var tls: TLSTransport?
     /// `.gcd`, or `.legacy` for RunLoopSocket's queue core (QueueSocket+Legacy.swift), set before
     /// the socket starts. Under legacy semantics callbacks are handed to the delegate (the queue-core
     /// bridge, which only queues them for the loop and never blocks) on the socket queue, without a
     /// hop to the delegate queue; questions that wait for an answer still go through it.
-    var semantics = Semantics.gcd
+    package var semantics = Semantics.gcd
     /// What the last error close kept for the legacy willDisconnect (unread bytes, the still-open
     /// descriptor, the addresses): set on the socket queue before the disconnect callback is queued,
     /// taken by that callback without waiting for the socket queue (a sync there from thousands of
@@ -77,7 +77,7 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var descriptorCloser: CancelCounter?
     /// Legacy semantics: what decides when the peer's end closes the socket.
     var legacyEnd = LegacyEndWatch()
-    var tlsHandshaking = false
+    package var tlsHandshaking = false
     /// The host string given to connect, for the TLS peer-name check.
     var connectHostString: String?
 

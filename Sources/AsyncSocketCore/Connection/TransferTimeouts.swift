@@ -1,11 +1,10 @@
-import AsyncSocketCore
 import Foundation
 
 // Read and write timeouts, for every face and engine: a fired timer asks the delegate whether to
 // extend the transfer (inline on the loop, or through the delegate queue while the transfer waits),
 // and the answer either re-arms the timer for the time granted or closes with the timeout error.
 extension ConnectionDriving {
-    func transferTimerFired(_ direction: TransferDirection) {
+    package func transferTimerFired(_ direction: TransferDirection) {
         let query: TimeoutQuery?
         switch direction {
         case .read: query = engine.readTimeoutQuery
@@ -16,7 +15,7 @@ extension ConnectionDriving {
     }
 
     /// The delegate's answer: seconds to add (0 or less: none).
-    func timeoutAnswered(_ direction: TransferDirection, extendBy seconds: TimeInterval) {
+    package func timeoutAnswered(_ direction: TransferDirection, extendBy seconds: TimeInterval) {
         let granted: TimeInterval?
         switch direction {
         case .read: granted = engine.extendReadTimeout(by: seconds)

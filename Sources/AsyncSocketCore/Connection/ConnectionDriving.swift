@@ -1,17 +1,17 @@
-import AsyncSocketCore
 import Foundation
-import Logging
 
 // The connected socket's driver, written once for every face and engine: read and write passes,
 // their timeouts, the TLS handshake and the peer's end (ReadPasses.swift, WritePasses.swift,
-// TransferTimeouts.swift, TLSHandshake.swift, PeerEnd.swift) run as extensions of this protocol. A face conforms by saying where its state
-// is and doing the few things each face does its own way: how it watches the descriptor, how a
-// callback reaches the delegate (inline on the loop, or dispatched to the delegate queue), when the
-// next read starts, and what an error close is called. The decisions themselves are the engine's
-// and the rules' (AsyncSocketCore).
+// TransferTimeouts.swift, TLSHandshake.swift, PeerEnd.swift) run as extensions of this protocol. A
+// face conforms by saying where its state is and doing the few things each face does its own way:
+// how it watches the descriptor, how a callback reaches the delegate (inline on the loop, or
+// dispatched to the delegate queue), when the next read starts, and what an error close is called.
+// The decisions themselves are the engine's and the rules' (Rules/). Nothing here touches a
+// descriptor: the faces reach theirs through ByteTransport (AsyncSocketKit's DescriptorConnection
+// adds gathered writes and TLS start), the test harness a scripted transport.
 
 /// A callback of a read or write pass or of the handshake, as every delegate API has it.
-enum ConnectionCallback: Sendable {
+package enum ConnectionCallback: Sendable {
     case didRead(Data, tag: Int)
     case didReadPartial(Int, tag: Int)
     case didWrite(tag: Int)
@@ -20,31 +20,27 @@ enum ConnectionCallback: Sendable {
 }
 
 /// Why the driver closes a connection; each face names it in its own errors.
-enum ConnectionFailure {
+package enum ConnectionFailure {
     case readMaxedOut
     /// An errno from the transport, or < 0 for a TLS failure (the TLS engine's last error says which).
     case transport(Int32, operation: String)
     case readTimeout
     case writeTimeout
-    /// TLS could not start with the marker's settings.
-    case tlsStart(TLSStart.Failure)
+    /// TLS could not start with the marker's settings (the face's TLS start says why).
+    case tlsStart(any Error)
     /// The handshake failed.
     case handshake(any Error)
 }
 
 /// The direction of a transfer, for the timers and timeout questions the two share.
-enum TransferDirection: Sendable {
+package enum TransferDirection: Sendable {
     case read
     case write
 }
 
 /// What the connection driver needs from a face.
-protocol ConnectionDriving: AnyObject, ByteTransport {
+package protocol ConnectionDriving: AnyObject, ByteTransport {
     var engine: SocketEngine { get }
-    /// The connected descriptor.
-    var fd: Int32 { get }
-    /// Gathered writes and the accounting of a batch sent together (WriteGather.swift).
-    var gather: WriteGather { get }
     /// TLS over the descriptor, once both queues reached a marker.
     var tls: TLSTransport? { get set }
     var tlsHandshaking: Bool { get set }
@@ -52,9 +48,6 @@ protocol ConnectionDriving: AnyObject, ByteTransport {
     var readableHint: Bool { get set }
     /// The transport may take bytes (no short write since the last writable event).
     var writableHint: Bool { get set }
-    /// The host name the TLS peer check uses.
-    var tlsPeerName: String? { get }
-    var logger: Logger? { get }
 
     /// Whether a transfer may be dequeued now (connected; for reads, not closed for reading).
     func mayDequeue(_ direction: TransferDirection) -> Bool
@@ -86,9 +79,10 @@ protocol ConnectionDriving: AnyObject, ByteTransport {
     func sendCurrentWrite()
     /// More writes were queued behind the current one (a face that gathers may add them to its batch).
     func writesQueuedBehindCurrent()
-    /// A gathered batch is about to go out (a flush the face had put off is not needed any more).
-    func gatheredWritesFlushing()
     func watchWritable(_ watching: Bool)
+    /// Both queues reached a TLS marker: start TLS with its settings (``SocketEngine/beginTLS()``),
+    /// then run ``ConnectionDriving/continueHandshake()``.
+    func beginTLS()
     /// The handshake waits for the peer: watch for readability (and writability when ciphertext waits).
     func handshakeWaits()
     /// The handshake asks whether to trust the peer's chain.

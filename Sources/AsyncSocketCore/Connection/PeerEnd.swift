@@ -1,4 +1,3 @@
-import AsyncSocketCore
 import Foundation
 
 // The end of the peer's data, for every face and engine: the face reports what it knows (callbacks
@@ -7,12 +6,12 @@ import Foundation
 // delivered inline only ever meets "finish the waiting read" and "close".
 extension ConnectionDriving {
     /// The peer's data ended: noticed by a read pass, a dequeue, or the face's own watch.
-    func peerEnded() {
+    package func peerEnded() {
         peerEnded(callbacksInFlight: callbacksMayBeInFlight)
     }
 
     /// The same, once the face knows whether the callbacks it handed over have all arrived.
-    func peerEnded(callbacksInFlight: Bool) {
+    package func peerEnded(callbacksInFlight: Bool) {
         let facts = engine.endOfStreamFacts(
             transportReadToEnd: engine.transportEnded, callbacksInFlight: callbacksInFlight,
             autoDisconnect: autoDisconnectsAtEnd, readStreamReported: readStreamEndReported)

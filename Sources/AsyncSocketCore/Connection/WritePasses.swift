@@ -1,11 +1,11 @@
-import AsyncSocketCore
 import Foundation
 
 // Writes, for every face and engine: the dequeue makes the next write current and the face sends it
-// (gathered with the writes behind it where it can, WriteGather.swift); a pass reports what went out
-// and PassFollowUp.swift says what comes next. As with reads, a callback may close or move the socket.
+// (gathered with the writes behind it where it can: AsyncSocketKit's DescriptorConnection.swift); a
+// pass reports what went out and PassFollowUp.swift says what comes next. As with reads, a callback
+// may close or move the socket.
 extension ConnectionDriving {
-    func maybeDequeueWrite() {
+    package func maybeDequeueWrite() {
         guard mayDequeue(.write) else { return }
         switch engine.nextWrite() {
         case .nothing, .endOfStream:
@@ -23,14 +23,14 @@ extension ConnectionDriving {
     }
 
     /// Arms the write timer for a write that became current (a gathered batch arms it for each).
-    func armWriteTimer(_ timeout: TimeInterval?) {
+    package func armWriteTimer(_ timeout: TimeInterval?) {
         if let timeout {
             armTimer(.write, after: timeout)
         }
     }
 
     /// One write pass for the current write (alone: through TLS, or one write of a gathered batch).
-    func writePass() {
+    package func writePass() {
         guard case .write = engine.currentWrite, !isPaused(.write) else { return }
         let result: WritePassResult
         if let tls {
@@ -72,43 +72,9 @@ extension ConnectionDriving {
         }
     }
 
-    /// The transport turned writable: the handshake, the current write or TLS's pending ciphertext
-    /// goes on.
-    func transportWritable() {
-        writableHint = true
-        if tlsHandshaking {
-            continueHandshake()
-        } else if case .write = engine.currentWrite {
-            flushGatheredWrites()
-        } else {
-            flushCiphertext()
-        }
-    }
-
-    /// Sends the current write: with the writes queued behind it in one system call (plain TCP), or
-    /// alone through a write pass (TLS, or a batch still being accounted for). Accounting makes each
-    /// gathered write current in turn and reports it; the next dequeue comes once, after the batch.
-    func flushGatheredWrites() {
-        guard tls == nil, !gather.isAccounting else { return writePass() }
-        guard mayDequeue(.write), case .write = engine.currentWrite, !isPaused(.write) else { return }
-        gatheredWritesFlushing()
-        guard writableHint else { return watchWritable(true) }
-        let mark = deliveryMark
-        let accounted = gather.flush(
-            fd, engine,
-            pass: {
-                writePass()
-                return goesOn(after: mark)
-            },
-            started: armWriteTimer)
-        guard accounted, engine.currentWrite == nil, engine.queuedWriteCount > 0 || engine.disconnectsAfterWriting
-        else { return }
-        dequeueNextWrite()
-    }
-
     /// Sends ciphertext TLS still holds (after the last write, or an answer to a key update); stops
     /// watching writability once it is all out.
-    func flushCiphertext() {
+    package func flushCiphertext() {
         guard let tls else { return watchWritable(false) }
         if case .failed(let code) = tls.flush() {
             return fail(.transport(code, operation: "write"))

@@ -1,28 +1,14 @@
-import AsyncSocketCore
 import Foundation
 
-// The TLS handshake, for every face and engine: once both queues reached a marker, TLS starts over
-// the descriptor with the bytes read ahead as its first ciphertext (TLSStart.swift), handshake steps
-// run on readiness until it completes or fails, and `didSecure` lets both queues go on.
+// The TLS handshake, for every face and engine: once both queues reached a marker and the face
+// started TLS (AsyncSocketKit's DescriptorConnection.swift, with the bytes read ahead as its first
+// ciphertext), handshake steps run on readiness until it completes or fails, and `didSecure` lets
+// both queues go on.
 extension ConnectionDriving {
-    /// Starts TLS with the marker's settings (a failure closes the connection).
-    func beginTLS() {
-        guard let (payload, prebuffered) = engine.beginTLS() else { return }
-        do {
-            tls = try TLSStart.transport(
-                payload: payload, prebuffered: prebuffered, connectHost: tlsPeerName, logger: logger, over: self)
-        } catch {
-            return fail(.tlsStart(error))
-        }
-        tlsHandshaking = true
-        readableHint = true
-        continueHandshake()
-    }
-
     /// Moves handshake bytes until the handshake needs more, completes, fails or waits for trust.
     /// (No local reference to the transport outlives the step: a failed handshake's close frees the
     /// OpenSSL state before the delegate hears of the close.)
-    func continueHandshake() {
+    package func continueHandshake() {
         guard tlsHandshaking, let step = tls?.handshakeStep() else { return }
         switch step {
         case .needsMoreCiphertext:
@@ -44,5 +30,5 @@ extension ConnectionDriving {
     }
 
     /// Whether TLS is up (started and its handshake complete).
-    var isSecured: Bool { tls != nil && !tlsHandshaking }
+    package var isSecured: Bool { tls != nil && !tlsHandshaking }
 }

@@ -1,4 +1,3 @@
-import AsyncSocketCore
 import Foundation
 
 // Reads, for every face and engine: the dequeue makes the next read current, a pass takes bytes for
@@ -6,7 +5,7 @@ import Foundation
 // delegate, and PassFollowUp.swift says what comes next. A callback may close the socket or move it
 // to another loop: the rest of the pass then stops here, or goes on where the socket went.
 extension ConnectionDriving {
-    func maybeDequeueRead() {
+    package func maybeDequeueRead() {
         guard mayDequeue(.read) else { return }
         switch engine.nextRead(peerEnded: peerEndNoticed) {
         case .nothing, .busy:
@@ -26,7 +25,7 @@ extension ConnectionDriving {
     }
 
     /// One read pass for the current read; with no read current, bytes that are there wait for one.
-    func readPass() {
+    package func readPass() {
         guard case .read = engine.currentRead, !isPaused(.read) else {
             if readableHint {
                 bytesWaitWithoutRead()
