@@ -1,13 +1,14 @@
 import AsyncSocketCore
 import Foundation
 
-/// Drives a `SocketEngine` the way a socket face does, with a scripted transport, a virtual clock
-/// and a queue of "run-loop passes" instead of I/O, a clock and threads. Everything the face would
-/// tell its delegate is recorded in `events`, in order.
+/// Runs the connection driver (AsyncSocketCore's Connection/, the code both socket faces run) as a
+/// third face, with a scripted transport, a virtual clock and a queue of "run-loop passes" instead of
+/// a descriptor, a clock and threads. Everything the face would tell its delegate is recorded in
+/// `events`, in order.
 ///
-/// It follows the same rules as the faces (the Rules folder of AsyncSocketCore): legacy semantics
-/// dequeue the next read on a later pass and end with an error close that keeps `unreadData`; GCD
-/// semantics dequeue the next read at once and keep read-ahead bytes for reads after the peer's end.
+/// The rules are the driver's and the Rules folder's: legacy semantics dequeue the next read on a
+/// later pass and end with an error close that keeps `unreadData`; GCD semantics dequeue the next
+/// read at once and keep read-ahead bytes for reads after the peer's end.
 /// (GCD's closed-read-stream report is a socket option the harness does not model: auto-disconnect.)
 /// The peer's end or a reset met while no read waits is noticed as the faces notice it (see
 /// `noticeEndWithoutRead()`); during a handshake it is left to the TLS engine, which the test plays.
@@ -69,12 +70,17 @@ package final class EngineHarness {
     private var passQueue: [() -> Void] = []
     private var readDequeueScheduled = false
     private var writeDequeueScheduled = false
-    private var readableHint = false
-    private var writableHint = true
+    package var readableHint = false
+    package var writableHint = true
+    /// TLS is played by the test (``finishHandshake()``): the driver never gets a transport for it.
+    package var tls: TLSTransport?
+    package var tlsHandshaking = false
     private var waitingForReadable = false
     private var waitingForWritable = false
     private var readTimer: Int?
     private var writeTimer: Int?
+    /// Bumped by every close, so the driver can tell a callback closed the socket.
+    private var closeCount = 0
 
     package init(semantics: Semantics = .legacy, prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
         self.semantics = semantics
@@ -122,6 +128,7 @@ package final class EngineHarness {
         cancelTimers()
         engine.reset()
         isClosed = true
+        closeCount += 1
         events.append(.disconnected)
     }
 
@@ -154,7 +161,7 @@ package final class EngineHarness {
         transport.sendCapacity = transport.sendCapacity == .max ? .max : transport.sendCapacity + count
         writableHint = true
         if waitingForWritable && !isClosed {
-            doSendBytes()
+            sendNow()
         }
     }
 
@@ -194,7 +201,7 @@ package final class EngineHarness {
         readableHint = true
         guard !isClosed else { return }
         if waitingForReadable {
-            doBytesAvailable()
+            readNow()
         } else {
             noticeEndWithoutRead()
         }
@@ -232,7 +239,7 @@ package final class EngineHarness {
         return false
     }
 
-    // MARK: The face's logic
+    // MARK: Scheduling
 
     private func scheduleReadDequeue() {
         guard !readDequeueScheduled else { return }
@@ -252,145 +259,9 @@ package final class EngineHarness {
         }
     }
 
-    private func maybeDequeueRead() {
-        guard !isClosed else { return }
-        switch engine.nextRead(peerEnded: false) {
-        case .nothing, .busy:
-            return
-        case .endOfStream:
-            peerEnded()
-        case .start(let timeout):
-            if let timeout {
-                readTimer = clock.schedule(after: timeout) { [unowned self] in readTimerFired() }
-            }
-            doBytesAvailable()
-        case .startTLS:
-            startHandshake()
-        case .disconnect:
-            disconnect()
-        }
-    }
-
-    private func maybeDequeueWrite() {
-        guard !isClosed else { return }
-        switch engine.nextWrite() {
-        case .nothing, .busy, .endOfStream:
-            return
-        case .start(let timeout):
-            if let timeout {
-                writeTimer = clock.schedule(after: timeout) { [unowned self] in writeTimerFired() }
-            }
-            doSendBytes()
-        case .startTLS:
-            startHandshake()
-        case .disconnect:
-            disconnect()
-        }
-    }
-
-    private func doBytesAvailable() {
-        let result = engine.runReadPass(transportReadable: readableHint, transport: transport)
-        if result.transportDrained {
-            readableHint = false
-        }
-        waitingForReadable = result.waitsForReadable
-        if waitingForReadable && transport.isReadable {
-            // Readiness is level-triggered: a descriptor with bytes, an end or an error pending
-            // reports itself again on the next pass.
-            passQueue.append { [unowned self] in readableEvent() }
-        }
-        if result.partialLength > 0 {
-            events.append(.partialRead(result.partialLength, tag: result.partialTag))
-        }
-        if let (data, tag) = result.completed {
-            clock.cancel(readTimer)
-            readTimer = nil
-            events.append(.read(Array(data), tag: tag))
-            onRead?(self, tag)
-            if isClosed { return }
-        }
-        switch engine.followUp(after: result) {
-        case .dequeueNext:
-            if semantics.dequeuesNextReadAtOnce {
-                maybeDequeueRead()
-            } else {
-                scheduleReadDequeue()
-            }
-        case .idle, .waitForReadable:
-            return
-        case .endOfStream:
-            peerEnded()
-        case .readMaxedOut:
-            close(.failure(.readMaxedOut))
-        case .transportFailed(let code):
-            close(.failure(.transport(code)))
-        }
-    }
-
-    /// The end-of-stream rule; the harness delivers inline (nothing in flight) and auto-disconnects.
-    private func peerEnded() {
-        switch EndOfStreamRule.step(semantics, engine.endOfStreamFacts(transportReadToEnd: true)) {
-        case .finishWaitingRead:
-            doBytesAvailable()
-        case .close, .confirmAfterCallbacks, .reportReadStreamClosed:
-            close(.failure(.endOfStream))
-        case .holdForReads, .nothing:
-            return
-        }
-    }
-
-    private func doSendBytes() {
-        let result = engine.runWritePass(transportWritable: writableHint, transport: transport)
-        if result.waitsForWritable {
-            writableHint = false
-        }
-        waitingForWritable = result.waitsForWritable
-        if result.partialLength > 0 {
-            events.append(.partialWrite(result.partialLength, tag: result.partialTag))
-        }
-        if let tag = result.completedTag {
-            clock.cancel(writeTimer)
-            writeTimer = nil
-            events.append(.wrote(tag: tag))
-            if isClosed { return }
-        }
-        switch engine.followUp(after: result) {
-        case .dequeueNext:
-            scheduleWriteDequeue()
-        case .close(let code):
-            close(.failure(.transport(code)))
-        case .idle, .waitForWritable:
-            return
-        }
-    }
-
-    private func readTimerFired() {
-        readTimer = nil
-        guard let query = engine.readTimeoutQuery else { return }
-        events.append(.readTimeoutAsked(tag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
-        let answer = readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst()
-        if let granted = engine.extendReadTimeout(by: answer) {
-            readTimer = clock.schedule(after: granted) { [unowned self] in readTimerFired() }
-        } else {
-            close(.readTimeout)
-        }
-    }
-
-    private func writeTimerFired() {
-        writeTimer = nil
-        guard let query = engine.writeTimeoutQuery else { return }
-        events.append(.writeTimeoutAsked(tag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
-        let answer = writeTimeoutAnswers.isEmpty ? 0 : writeTimeoutAnswers.removeFirst()
-        if let granted = engine.extendWriteTimeout(by: answer) {
-            writeTimer = clock.schedule(after: granted) { [unowned self] in writeTimerFired() }
-        } else {
-            close(.writeTimeout)
-        }
-    }
-
-    private func startHandshake() {
-        guard let (_, prebuffered) = engine.beginTLS() else { return }
-        events.append(.tlsStarted(prebuffered: Array(prebuffered)))
+    private func sendNow() {
+        waitingForWritable = false
+        writePass()
     }
 
     /// The handshake (played by the test) finished.
@@ -417,6 +288,163 @@ package final class EngineHarness {
         unreadAtClose = Array(engine.collectUnreadData(from: transport))
         engine.reset()
         isClosed = true
+        closeCount += 1
         events.append(.closed(reason))
+    }
+}
+
+// The face's part, as the connection driver (AsyncSocketCore's Connection/) asks it of every face: the
+// passes, timeouts and the peer's end are the driver's own code, the same the sockets run. What is
+// the harness's: callbacks become `events` (inline, as the native engine delivers them), the next
+// read starts on a later pass (legacy) or at once (GCD), timers run on the virtual clock, the
+// delegate's timeout answers come from the lists, TLS stops at its marker for the test to play.
+extension EngineHarness: ConnectionDriving {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
+        transport.read(into: buffer)
+    }
+
+    package func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
+        transport.write(bytes)
+    }
+
+    package func mayDequeue(_ direction: TransferDirection) -> Bool { !isClosed }
+    package func isPaused(_ direction: TransferDirection) -> Bool { false }
+    package var peerEndNoticed: Bool { false }
+
+    package func deliver(_ callback: ConnectionCallback) {
+        switch callback {
+        case .didRead(let data, let tag):
+            events.append(.read(Array(data), tag: tag))
+            onRead?(self, tag)
+        case .didReadPartial(let length, let tag): events.append(.partialRead(length, tag: tag))
+        case .didWrite(let tag): events.append(.wrote(tag: tag))
+        case .didWritePartial(let length, let tag): events.append(.partialWrite(length, tag: tag))
+        case .didSecure: events.append(.secured)
+        }
+    }
+
+    package var deliveryMark: Int { closeCount }
+    package func goesOn(after mark: Int) -> Bool { mark == closeCount }
+    package func carryOver(after mark: Int, _ rest: @escaping (EngineHarness) -> Void) {}
+
+    package func readNow() {
+        waitingForReadable = false
+        readPass()
+    }
+
+    /// Readiness is level-triggered: a transport with bytes, an end or an error pending reports itself
+    /// again on the next pass.
+    package func readWaitsForBytes() {
+        waitingForReadable = true
+        if transport.isReadable {
+            passQueue.append { [unowned self] in readableEvent() }
+        }
+    }
+
+    package func bytesWaitWithoutRead() {}
+
+    package func dequeueNextRead() {
+        if semantics.dequeuesNextReadAtOnce {
+            maybeDequeueRead()
+        } else {
+            scheduleReadDequeue()
+        }
+    }
+
+    package func dequeueNextWrite() {
+        scheduleWriteDequeue()
+    }
+
+    package func sendCurrentWrite() {
+        sendNow()
+    }
+
+    package func writesQueuedBehindCurrent() {}
+
+    package func watchWritable(_ watching: Bool) {
+        waitingForWritable = watching
+    }
+
+    /// The marker is reached: the test plays the handshake from here.
+    package func beginTLS() {
+        guard let (_, prebuffered) = engine.beginTLS() else { return }
+        events.append(.tlsStarted(prebuffered: Array(prebuffered)))
+    }
+
+    package func handshakeWaits() {}
+    package func trustDecisionNeeded(_ chain: CertificateChain) {}
+    package func resumeAfterHandshake() {}
+
+    package func armTimer(_ direction: TransferDirection, after seconds: TimeInterval) {
+        disarmTimer(direction)
+        let timer = clock.schedule(after: seconds) { [unowned self] in
+            switch direction {
+            case .read: readTimer = nil
+            case .write: writeTimer = nil
+            }
+            transferTimerFired(direction)
+        }
+        switch direction {
+        case .read: readTimer = timer
+        case .write: writeTimer = timer
+        }
+    }
+
+    package func disarmTimer(_ direction: TransferDirection) {
+        switch direction {
+        case .read:
+            clock.cancel(readTimer)
+            readTimer = nil
+        case .write:
+            clock.cancel(writeTimer)
+            writeTimer = nil
+        }
+    }
+
+    package func askTimeout(_ direction: TransferDirection, _ query: TimeoutQuery) {
+        let answer: TimeInterval
+        switch direction {
+        case .read:
+            events.append(.readTimeoutAsked(tag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
+            answer = readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst()
+        case .write:
+            events.append(.writeTimeoutAsked(tag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
+            answer = writeTimeoutAnswers.isEmpty ? 0 : writeTimeoutAnswers.removeFirst()
+        }
+        timeoutAnswered(direction, extendBy: answer)
+    }
+
+    package func transferResumed(_ direction: TransferDirection) {}
+
+    /// Callbacks are recorded inline: none is ever in flight.
+    package var callbacksMayBeInFlight: Bool { false }
+    /// GCD's closed-read-stream report is not modelled: the harness always auto-disconnects.
+    package var autoDisconnectsAtEnd: Bool { true }
+    package var readStreamEndReported: Bool { false }
+
+    package func closeAtEnd() {
+        close(.failure(.endOfStream))
+    }
+
+    package func confirmEndAfterCallbacks() {
+        close(.failure(.endOfStream))
+    }
+
+    package func reportReadStreamEnded() {
+        close(.failure(.endOfStream))
+    }
+
+    package func disconnectAfterTransfers() {
+        disconnect()
+    }
+
+    package func fail(_ failure: ConnectionFailure) {
+        switch failure {
+        case .readMaxedOut: close(.failure(.readMaxedOut))
+        case .transport(let code, _): close(.failure(.transport(code)))
+        case .readTimeout: close(.readTimeout)
+        case .writeTimeout: close(.writeTimeout)
+        case .tlsStart, .handshake: close(.failure(.transport(-1)))
+        }
     }
 }
