@@ -54,7 +54,7 @@ let package = Package(
             ]
         ),
         .target(name: "MigrationTesting", dependencies: ["AsyncSocketKit", "AsyncSocketCore"]),
-        .target(name: "EngineTestSupport", dependencies: ["AsyncSocketCore"]),
+        .target(name: "EngineTestSupport", dependencies: ["AsyncSocketCore", "AsyncSocketKit"]),
         .target(name: "FuzzTargets", dependencies: ["AsyncSocketCore", "EngineTestSupport"]),
         .target(name: "MigrationScanner"),
         // The engine alone, timed and its allocations counted: it needs the engine's package-only API,

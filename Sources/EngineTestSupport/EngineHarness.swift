@@ -1,7 +1,8 @@
 import AsyncSocketCore
+import AsyncSocketKit
 import Foundation
 
-/// Runs the connection driver (AsyncSocketCore's Connection/, the code both socket faces run) as a
+/// Runs the connection driver (AsyncSocketKit's Connection/, the code both socket faces run) as a
 /// third face, with a scripted transport, a virtual clock and a queue of "run-loop passes" instead of
 /// a descriptor, a clock and threads. Everything the face would tell its delegate is recorded in
 /// `events`, in order.
@@ -293,7 +294,7 @@ package final class EngineHarness {
     }
 }
 
-// The face's part, as the connection driver (AsyncSocketCore's Connection/) asks it of every face: the
+// The face's part, as the connection driver (AsyncSocketKit's Connection/) asks it of every face: the
 // passes, timeouts and the peer's end are the driver's own code, the same the sockets run. What is
 // the harness's: callbacks become `events` (inline, as the native engine delivers them), the next
 // read starts on a later pass (legacy) or at once (GCD), timers run on the virtual clock, the

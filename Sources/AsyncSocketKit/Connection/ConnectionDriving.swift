@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import Foundation
 
 // The connected socket's driver, written once for every face and engine: read and write passes,
@@ -6,9 +7,10 @@ import Foundation
 // face conforms by saying where its state is and doing the few things each face does its own way:
 // how it watches the descriptor, how a callback reaches the delegate (inline on the loop, or
 // dispatched to the delegate queue), when the next read starts, and what an error close is called.
-// The decisions themselves are the engine's and the rules' (Rules/). Nothing here touches a
-// descriptor: the faces reach theirs through ByteTransport (AsyncSocketKit's DescriptorConnection
-// adds gathered writes and TLS start), the test harness a scripted transport.
+// The decisions themselves are the engine's and the rules' (AsyncSocketCore). Nothing here touches
+// a descriptor: the faces reach theirs through ByteTransport (DescriptorConnection.swift adds
+// gathered writes and TLS start), the test harness (EngineTestSupport) a scripted transport. It
+// lives in the faces' module so that each face's use of it is specialized for that face.
 
 /// A callback of a read or write pass or of the handshake, as every delegate API has it.
 package enum ConnectionCallback: Sendable {

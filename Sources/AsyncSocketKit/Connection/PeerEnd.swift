@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import Foundation
 
 // The end of the peer's data, for every face and engine: the face reports what it knows (callbacks

@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import Foundation
 
 // Reads, for every face and engine: the dequeue makes the next read current, a pass takes bytes for

@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import Foundation
 
 // Read and write timeouts, for every face and engine: a fired timer asks the delegate whether to

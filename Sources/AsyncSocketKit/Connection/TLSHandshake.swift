@@ -1,7 +1,8 @@
+import AsyncSocketCore
 import Foundation
 
 // The TLS handshake, for every face and engine: once both queues reached a marker and the face
-// started TLS (AsyncSocketKit's DescriptorConnection.swift, with the bytes read ahead as its first
+// started TLS (DescriptorConnection.swift, with the bytes read ahead as its first
 // ciphertext), handshake steps run on readiness until it completes or fails, and `didSecure` lets
 // both queues go on.
 extension ConnectionDriving {
