@@ -2,10 +2,10 @@ import AsyncSocketCore
 import Foundation
 import Logging
 
-// The connection driver (Connection/) over a real descriptor: what only a socket
-// face has, and the test harness does not. TLS starts from the marker's settings (TLSStart.swift),
-// and plain-TCP writes go out gathered (WriteGather.swift): the current write with the ones queued
-// behind it, in one system call, accounted for write by write.
+// The connection driver (Connection/) over a real descriptor: what only a socket face has, and the
+// test harness does not. TLS starts from the marker's settings (TLSStart.swift), and plain-TCP
+// writes go out gathered (WriteGather.swift): the current write with the ones queued behind it, in
+// one system call, accounted for write by write.
 
 /// A face of the connection driver with a descriptor under it.
 package protocol DescriptorConnection: ConnectionDriving {

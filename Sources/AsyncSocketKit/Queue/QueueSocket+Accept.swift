@@ -121,8 +121,14 @@ extension QueueSocket {
                 (try? QueueSocket(
                     delegate: delegate, delegateQueue: delegateQueue, socketQueue: queue, resolver: resolver,
                     logger: logger)) ?? QueueSocket(delegate: delegate, delegateQueue: delegateQueue)
-            newSocket?.adoptAccepted(child, unix: isUnix)
+            // Under the queue core the child is watched only once its hand-over to the loop is on
+            // its way: a close it meets then travels behind the hand-over, to the child that adopts it.
+            let watchNow = semantics != .legacy
+            newSocket?.adoptAccepted(child, unix: isUnix, watching: watchNow)
             delegate.socket(self, didAcceptNewSocket: newSocket!)
+            if !watchNow {
+                newSocket?.startWatchingAccepted()
+            }
             if isKnownUniquelyReferenced(&newSocket) {
                 // Nobody kept it: close it now, while the callback can still name it.
                 newSocket?.disconnect()
@@ -138,8 +144,8 @@ extension QueueSocket {
     }
 
     /// On the new socket's queue (synchronously, so nothing but the caller holds the socket after):
-    /// a started, connected socket with its sources set up.
-    private func adoptAccepted(_ child: Int32, unix: Bool) {
+    /// a started, connected socket, with its sources set up when `watching`.
+    private func adoptAccepted(_ child: Int32, unix: Bool, watching: Bool) {
         sync {
             phase = .connected
             stateIndex += 1
@@ -147,7 +153,21 @@ extension QueueSocket {
             if unix {
                 connectedURL = URL(fileURLWithPath: SocketOps.peerAddress(child)?.unixPath ?? "")
             }
+            if watching {
+                setUpSources()
+            }
+        }
+    }
+
+    /// Sets up the sources of an accepted socket adopted without them (unless it closed meanwhile).
+    private func startWatchingAccepted() {
+        sync {
+            guard connected, readSource == nil else { return }
             setUpSources()
+            // A write or handshake started before the sources existed goes on once writable.
+            if engine.currentWrite != nil || tlsHandshaking {
+                resumeWriteSource()
+            }
         }
     }
 }

@@ -85,7 +85,10 @@ extension QueueSocket {
         tlsHandshaking = false
         connectHostString = nil
         if fd >= 0 {
-            if !keepingDescriptor {
+            if descriptorCloser == nil {
+                // No sources watch it yet (an accepted socket closed before it was handed over).
+                close(fd)
+            } else if !keepingDescriptor {
                 SafeClose.detach(fd)
                 descriptorCloser?.done()
             }
