@@ -2,10 +2,10 @@ import AsyncSocketCore
 import CAsyncSocketShims
 import Foundation
 
-// Reads and writes (2.1, 2.8–2.10): queued calls schedule a dequeue for a later pass, so nothing
-// completes inside the call that queued it; a completion schedules the next dequeue again; readiness
-// events process the current item inline. The engine decides; this file only moves bytes and calls
-// the delegate.
+// Reads and writes on the native engine: queued calls schedule a dequeue for a later pass, so nothing
+// completes inside the call that queued it; readiness events run the current item's pass inline. The
+// passes are the connection driver's (Connection/; NativeSocketBackend+Driver.swift says how this
+// engine watches and delivers); this file holds the calls, the readiness handling and the transport.
 extension NativeSocketBackend: ByteTransport {
     func read(_ request: ReadRequest) {
         if let rejection = engine.enqueueRead(request) {

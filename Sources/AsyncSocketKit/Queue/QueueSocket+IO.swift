@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 
 // Reads and writes the GCD way: calls are queued to the socket queue; a read source is resumed only
-// while a read waits for bytes. The passes themselves are the connection driver's (Driver/); what
+// while a read waits for bytes. The passes themselves are the connection driver's (Connection/); what
 // this face does its own way is in QueueSocket+Driver.swift.
 extension QueueSocket: ByteTransport {
     // MARK: Public reads
