@@ -2,9 +2,9 @@ import AsyncSocketCore
 import Foundation
 
 // Writes, for every face and engine: the dequeue makes the next write current and the face sends it
-// (gathered with the writes behind it where it can: DescriptorConnection.swift); a
-// pass reports what went out and PassFollowUp.swift says what comes next. As with reads, a callback
-// may close or move the socket.
+// (gathered with the writes behind it where it can: DescriptorConnection.swift); a pass reports what
+// went out and PassFollowUp.swift says what comes next. As with reads, a callback may close or move
+// the socket.
 extension ConnectionDriving {
     package func maybeDequeueWrite() {
         guard mayDequeue(.write) else { return }

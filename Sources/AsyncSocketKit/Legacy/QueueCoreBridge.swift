@@ -9,9 +9,10 @@ import Foundation
 final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     // @unchecked Sendable: `kept` and `served` are behind `Lock`s, `backend` is a weak reference set
     // once at init (the runtime makes weak loads thread-safe), the rest is `let`.
-    /// The QueueSocket's delegate queue. Every callback and question reaches the bridge on the socket
-    /// queue (legacy semantics, accepts included), so nothing is dispatched here; a global queue means
-    /// no queue is made and torn down per connection.
+    /// The QueueSocket's delegate queue. Under legacy semantics every callback and question reaches
+    /// the bridge on the socket queue (accepts included); only an accepted socket not yet adopted by
+    /// its child (still GCD semantics) reports through this queue. A global queue means no queue is
+    /// made and torn down per connection.
     var queue: DispatchQueue { .global() }
     private weak var backend: QueueCoreBackend?
     private let epoch: Int

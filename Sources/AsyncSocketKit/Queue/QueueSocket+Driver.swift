@@ -3,10 +3,10 @@ import Foundation
 
 // What the connection driver (ConnectionDriving.swift) needs from QueueSocket: callbacks are
 // dispatched to the delegate queue (under the queue core's legacy semantics, handed to its bridge
-// here), so the work after one always goes on; the next read starts at once, the next write on a
-// later turn of the socket queue; the read and write sources are resumed and suspended; a timeout
-// pauses its transfer while the question travels to the delegate queue (the queue core's loop) and
-// back.
+// here), so the work after one goes on unless the socket closed meanwhile; the next read starts at
+// once, the next write on a later turn of the socket queue; the read and write sources are resumed
+// and suspended; a timeout pauses its transfer while the question travels to the delegate queue (the
+// queue core's loop) and back.
 extension QueueSocket: DescriptorConnection {
     package var tlsPeerName: String? { connectHostString ?? connectedSocketAddress?.host }
 
