@@ -64,20 +64,10 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
         deliver { $0.didConnect(host: host, port: port) }
     }
 
-    func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {
-        backend?.deliver(epoch: epoch, .didRead(data, tag: tag))
-    }
-
-    func socket(_ sock: QueueSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {
-        backend?.deliver(epoch: epoch, .didReadPartial(partialLength, tag: tag))
-    }
-
-    func socket(_ sock: QueueSocket, didWriteDataWithTag tag: Int) {
-        backend?.deliver(epoch: epoch, .didWrite(tag: tag))
-    }
-
-    func socket(_ sock: QueueSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {
-        backend?.deliver(epoch: epoch, .didWritePartial(partialLength, tag: tag))
+    /// One of the frequent callbacks, handed over by the QueueSocket directly (it never calls the
+    /// delegate methods that carry them).
+    func deliver(_ callback: ConnectionCallback) {
+        backend?.deliver(epoch: epoch, callback)
     }
 
     /// A timeout question for the legacy delegate, asked on the loop; the answer goes to `reply`
@@ -100,10 +90,6 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
                     ))
             }
         }
-    }
-
-    func socketDidSecure(_ sock: QueueSocket) {
-        backend?.deliver(epoch: epoch, .didSecure)
     }
 
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {

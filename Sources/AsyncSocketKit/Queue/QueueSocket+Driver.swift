@@ -25,6 +25,12 @@ extension QueueSocket: DescriptorConnection {
     }
 
     package func deliver(_ callback: ConnectionCallback) {
+        if let coreBridge {
+            // The queue core: the callback goes into the loop's batch as it is (no closure, no
+            // delegate method to turn it back from).
+            legacyEnd.callbacksSent &+= 1
+            return coreBridge.deliver(callback)
+        }
         notify { [self] in $0.deliver(callback, from: self) }
     }
 
@@ -119,7 +125,7 @@ extension QueueSocket: DescriptorConnection {
                 timeoutAnswered(direction, extendBy: answer)
             }
         }
-        if semantics == .legacy, let bridge = storedDelegate as? QueueCoreBridge {
+        if let bridge = coreBridge {
             // The queue core's question travels to the loop with the callbacks and its answer comes
             // back here: no thread waits for it.
             legacyEnd.callbacksSent &+= 1

@@ -22,6 +22,7 @@ extension QueueSocket {
                 storedDelegateQueue = bridge.queue
             }
             semantics = .legacy
+            coreBridge = bridge ?? storedDelegate as? QueueCoreBridge
             legacyEnd.probe = peerEndedProbe
             engine.configuration.prebuffering = preBuffering
         }

@@ -67,6 +67,9 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// bridge, which only queues them for the loop and never blocks) on the socket queue, without a
     /// hop to the delegate queue; questions that wait for an answer still go through it.
     package var semantics = Semantics.gcd
+    /// The queue core's bridge, under legacy semantics: the frequent callbacks and timeout questions
+    /// go to it directly (QueueSocket+Legacy.swift).
+    weak var coreBridge: QueueCoreBridge?
     /// What the last error close kept for the legacy willDisconnect (unread bytes, the still-open
     /// descriptor, the addresses): set on the socket queue before the disconnect callback is queued,
     /// taken by that callback without waiting for the socket queue (a sync there from thousands of
