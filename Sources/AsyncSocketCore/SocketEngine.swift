@@ -42,6 +42,8 @@ package final class SocketEngine {
     package internal(set) var currentWrite: QueuedWrite?
     private var prebuffer = ByteBuffer()
     package private(set) var forbidsReadsAndWrites = false
+    /// A TLS marker was queued on this connection.
+    package private(set) var tlsQueued = false
     package private(set) var disconnectsAfterReading = false
     package private(set) var disconnectsAfterWriting = false
     /// The transport reported the end of the peer's data.
@@ -87,10 +89,23 @@ package final class SocketEngine {
     }
 
     /// Queues a TLS marker in both queues (not blocked by `disconnectAfter…`, as in the original).
-    package func enqueueTLS(settings: Any) {
+    /// Queues a TLS marker (`startTLS`); returns why it was ignored, or `nil` when it was queued.
+    /// Legacy queues one for every call, even after disconnectAfter…; GCD accepts one per connection,
+    /// and none once reads and writes are forbidden.
+    package func enqueueTLS(settings: Any, semantics: Semantics) -> String? {
+        if semantics == .gcd {
+            if forbidsReadsAndWrites {
+                return "startTLS is ignored after disconnectAfter…"
+            }
+            if tlsQueued {
+                return "startTLS was called already on this connection"
+            }
+        }
+        tlsQueued = true
         let marker = TLSMarker(settings: settings)
         readQueue.append(.tls(marker))
         writeQueue.append(.tls(marker))
+        return nil
     }
 
     /// Queued and current items, for `description` and `canSafelySetDelegate`.
@@ -510,6 +525,7 @@ package final class SocketEngine {
         prebuffer.removeAll()
         prebuffer.releaseIfEmpty(above: 0)
         forbidsReadsAndWrites = false
+        tlsQueued = false
         disconnectsAfterReading = false
         disconnectsAfterWriting = false
         transportEnded = false

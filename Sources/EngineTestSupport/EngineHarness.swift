@@ -112,10 +112,15 @@ package final class EngineHarness {
         return rejection
     }
 
-    package func startTLS() {
-        engine.enqueueTLS(settings: "tls")
-        scheduleReadDequeue()
-        scheduleWriteDequeue()
+    /// Queues a TLS marker; returns why it was ignored (GCD: a second call, or after disconnectAfter…).
+    @discardableResult
+    package func startTLS() -> String? {
+        let rejection = engine.enqueueTLS(settings: "tls", semantics: semantics)
+        if rejection == nil {
+            scheduleReadDequeue()
+            scheduleWriteDequeue()
+        }
+        return rejection
     }
 
     package func disconnectAfter(reading: Bool, writing: Bool) {
@@ -201,6 +206,11 @@ package final class EngineHarness {
     private func readableEvent() {
         readableHint = true
         guard !isClosed else { return }
+        if semantics == .gcd, transport.remaining.isEmpty, engine.prebufferedCount == 0, transport.failure != nil {
+            // GCD's read source fires with no byte estimate, as at the end (`readSourceFired` in
+            // QueueSocket+IO.swift): waiting read or not, the reset is taken for the end.
+            return noticeEndWithoutRead()
+        }
         if waitingForReadable {
             readNow()
         } else {
@@ -214,9 +224,10 @@ package final class EngineHarness {
     /// GCD (QueueSocket+IO.swift, `readSourceFired`) notices nothing while bytes are pending (its read
     /// source is suspended until a read comes, which then reads up to the end); with none pending it
     /// applies the rule, holding an end behind bytes read ahead for the reads. A reset behind them waits
-    /// for the reads here too; one with nothing left closes with its error, as a waiting read reports it
-    /// (the face cannot tell such a reset from the end and reports `closed`). While a handshake runs both
-    /// faces hand the readiness to the TLS engine, which the test plays: the end stays pending here.
+    /// for the reads here too; with nothing left its source cannot tell a reset from the end (a zero
+    /// byte estimate), so the rule closes as at the end: `closed` (also with a read waiting, see
+    /// `readableEvent()`). While a handshake runs both faces hand the readiness to the TLS engine, which
+    /// the test plays: the end stays pending here.
     private func noticeEndWithoutRead() {
         guard transport.ended || transport.failure != nil, !engine.transportEnded, !handshakeRuns else { return }
         if semantics == .gcd {
@@ -224,7 +235,7 @@ package final class EngineHarness {
                 return
             }
         }
-        if let code = transport.failure {
+        if let code = transport.failure, semantics == .legacy {
             close(.failure(.transport(code)))
         } else {
             engine.noteTransportEnded()

@@ -79,10 +79,11 @@ package struct ReferenceModel {
         inputEnd != nil && closeReason == nil && !hasPendingRead && (semantics == .legacy || available == 0)
     }
 
-    /// The input ended with no read pending: closes the socket when the face notices it.
+    /// The input ended with no read pending: closes the socket when the face notices it. GCD cannot
+    /// tell a reset noticed so from the end (its read source sees no bytes either way): `endOfStream`.
     package mutating func noticeEndWithoutRead(_ semantics: Semantics) {
         if noticesEndWithoutRead(semantics) {
-            closeReason = inputEnd
+            closeReason = semantics == .gcd ? .endOfStream : inputEnd
         }
     }
 

@@ -53,6 +53,7 @@ struct EngineFuzzModel {
     private var sendCapacity = Int.max
     private(set) var handshaking = false
     private var forbidsReadsAndWrites = false
+    private var tlsQueued = false
     private var disconnectsAfterReading = false
     private var disconnectsAfterWriting = false
     private var now: TimeInterval = 0
@@ -100,9 +101,16 @@ struct EngineFuzzModel {
         return true
     }
 
-    mutating func startTLS() {
+    /// Queues a TLS marker; returns whether it was accepted (GCD: once per connection, and not after
+    /// disconnectAfter…; legacy: always).
+    mutating func startTLS() -> Bool {
+        if semantics == .gcd && (tlsQueued || forbidsReadsAndWrites) {
+            return false
+        }
+        tlsQueued = true
         heldReads.append(.marker)
         heldWrites.append(.marker)
+        return true
     }
 
     /// The handshake that started finished: the marker retires on both sides.
@@ -241,6 +249,11 @@ struct EngineFuzzModel {
         }
         if let reason = stream.closeReason {
             forced.append(.closed(.failure(reason)))
+            if case .transport = reason, semantics == .gcd {
+                // GCD's read source cannot tell a reset from the end: unless a read pass meets the
+                // reset itself, the socket closes as at the end.
+                forced.append(.closed(.failure(.endOfStream)))
+            }
         }
         if disconnectConditionHolds {
             forced.append(.disconnected)
@@ -253,6 +266,9 @@ struct EngineFuzzModel {
         switch stream.inputEnd {
         case .transport(let code) where stream.available == 0 || noticed:
             allowed.append(.closed(.failure(.transport(code))))
+            if semantics == .gcd {
+                allowed.append(.closed(.failure(.endOfStream)))
+            }
         case .endOfStream where readSideIdle || noticed:
             allowed.append(.closed(.failure(.endOfStream)))
         default:

@@ -37,8 +37,10 @@ struct EngineFuzzRun {
                 return "write of \(data.count) bytes: engine says \(rejection ?? "accepted")"
             }
         case .startTLS:
-            harness.startTLS()
-            model.startTLS()
+            let rejection = harness.startTLS()
+            if model.startTLS() != (rejection == nil) {
+                return "startTLS: engine says \(rejection ?? "accepted")"
+            }
         case .finishHandshake:
             guard model.handshaking else { break }
             harness.finishHandshake()

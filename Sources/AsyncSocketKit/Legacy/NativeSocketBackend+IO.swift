@@ -28,7 +28,7 @@ extension NativeSocketBackend: ByteTransport {
     }
 
     func startTLS(_ settings: Any) {
-        engine.enqueueTLS(settings: settings)
+        _ = engine.enqueueTLS(settings: settings, semantics: .legacy)
         if connected {
             scheduleReadDequeue()
             scheduleWriteDequeue()

@@ -115,6 +115,5 @@ extension QueueSocket {
         readableHint = false
         peer = nil
         connectedURL = nil
-        tlsRequested = false
     }
 }

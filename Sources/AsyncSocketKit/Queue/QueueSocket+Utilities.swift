@@ -113,10 +113,10 @@ extension QueueSocket {
 
     private func queueTLS(_ box: SettingsBox) {
         async { [self] in
-            // Legacy: every call queues a marker, even after disconnectAfter… (2.15); GCD: once.
-            guard started, semantics == .legacy || (!engine.forbidsReadsAndWrites && !tlsRequested) else { return }
-            tlsRequested = true
-            engine.enqueueTLS(settings: box.settings)
+            guard started else { return debug("startTLS ignored: the socket is not started") }
+            if let rejection = engine.enqueueTLS(settings: box.settings, semantics: semantics) {
+                return debug("startTLS ignored: \(rejection)")
+            }
             maybeDequeueRead()
             maybeDequeueWrite()
         }

@@ -60,7 +60,6 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var stateIndex = 0
     var connectedURL: URL?
     var peer: SocketAddress?
-    var tlsRequested = false
     package var tls: TLSTransport?
     /// `.gcd`, or `.legacy` for RunLoopSocket's queue core (QueueSocket+Legacy.swift), set before
     /// the socket starts. Under legacy semantics callbacks are handed to the delegate (the queue-core

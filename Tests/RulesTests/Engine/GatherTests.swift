@@ -13,7 +13,7 @@ struct GatherTests {
         _ = engine.enqueueWrite(Data("ab".utf8), timeout: -1, tag: 1)
         _ = engine.enqueueWrite(Data("cd".utf8), timeout: 5, tag: 2)
         _ = engine.enqueueWrite(Data("ef".utf8), timeout: -1, tag: 3)
-        engine.enqueueTLS(settings: 0)
+        _ = engine.enqueueTLS(settings: 0, semantics: .legacy)
         _ = engine.enqueueWrite(Data("gh".utf8), timeout: -1, tag: 4)
         #expect(engine.nextWrite() == .start(timeout: nil))
         #expect(engine.gatherQueuedWrites(byteLimit: 1000, itemLimit: 2) == 4)

@@ -33,16 +33,31 @@ struct TLSMarkerTests {
             harness.events.suffix(3) == [.secured, .read(bytes("abcd"), tag: 3), .wrote(tag: 4)])
     }
 
-    @Test("each startTLS queues another marker")
+    @Test("each startTLS queues another marker (legacy)")
     func repeatedMarkers() {
         let harness = EngineHarness()
-        harness.startTLS()
-        harness.startTLS()
+        #expect(harness.startTLS() == nil)
+        #expect(harness.startTLS() == nil)
         #expect(harness.engine.queuedReadCount == 2)
         #expect(harness.engine.queuedWriteCount == 2)
         harness.runPasses()
         harness.finishHandshake()
         harness.runPasses()
         #expect(harness.events == [.tlsStarted(prebuffered: []), .secured, .tlsStarted(prebuffered: [])])
+    }
+
+    @Test("GCD accepts one startTLS per connection, and none after disconnectAfter…")
+    func gcdSingleMarker() {
+        let harness = EngineHarness(semantics: .gcd)
+        #expect(harness.startTLS() == nil)
+        #expect(harness.startTLS() == "startTLS was called already on this connection")
+        #expect(harness.engine.queuedReadCount == 1)
+        #expect(harness.engine.queuedWriteCount == 1)
+
+        let forbidden = EngineHarness(semantics: .gcd)
+        #expect(forbidden.write(bytes("x")) == nil)
+        forbidden.disconnectAfter(reading: false, writing: true)
+        #expect(forbidden.startTLS() == "startTLS is ignored after disconnectAfter…")
+        #expect(forbidden.engine.queuedReadCount == 0)
     }
 }

@@ -126,7 +126,7 @@ struct PassFollowUpTests {
     @Test("TLS markers: the first side waits, the second starts the handshake")
     func tlsMarkers() {
         let engine = SocketEngine()
-        engine.enqueueTLS(settings: "tls")
+        #expect(engine.enqueueTLS(settings: "tls", semantics: .legacy) == nil)
         #expect(engine.nextRead(peerEnded: false) == .nothing)
         #expect(engine.nextWrite() == .startTLS)
     }
