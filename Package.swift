@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "AsyncSocketKit", targets: ["AsyncSocketKit"]),
         .library(name: "MigrationTesting", targets: ["MigrationTesting"]),
+        .library(name: "AsyncSocketTesting", targets: ["AsyncSocketTesting"]),
         // For Tests/Fuzz/ (a separate package built with libFuzzer): the fuzz targets' logic.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .executable(name: "asyncsocket", targets: ["AsyncSocketCommand"]),
@@ -55,6 +56,13 @@ let package = Package(
         ),
         .target(name: "MigrationTesting", dependencies: ["AsyncSocketKit", "AsyncSocketCore"]),
         .target(name: "EngineTestSupport", dependencies: ["AsyncSocketCore", "AsyncSocketKit"]),
+        .target(
+            name: "AsyncSocketTesting",
+            dependencies: [
+                "AsyncSocketCore", "AsyncSocketKit", "EngineTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "FuzzTargets", dependencies: ["AsyncSocketCore", "EngineTestSupport"]),
         .target(name: "MigrationScanner"),
         // The engine alone, timed and its allocations counted: it needs the engine's package-only API,
@@ -99,7 +107,10 @@ let package = Package(
             // The I/O-free engine and rules: the harness, the property test, fuzz-corpus replay.
             .testTarget(
                 name: "RulesTests",
-                dependencies: ["AsyncSocketCore", "EngineTestSupport", "FuzzTargets", "SocketTestSupport"]
+                dependencies: [
+                    "AsyncSocketCore", "AsyncSocketKit", "AsyncSocketTesting", "EngineTestSupport", "FuzzTargets",
+                    "SocketTestSupport",
+                ]
             ),
             .testTarget(
                 name: "RunLoopTests",

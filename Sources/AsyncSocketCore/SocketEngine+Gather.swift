@@ -12,6 +12,12 @@ extension SocketEngine {
     /// How many writes are gathered behind the current one.
     package var gatheredCount: Int { gathered.count }
 
+    /// Whether the next queued entry is a plain write (one a gathered flush would take).
+    package var nextQueuedIsWrite: Bool {
+        if case .write? = writeQueue.first { return true }
+        return false
+    }
+
     /// The gathered write at `index` (0: the one right behind the current write).
     package func gatheredWrite(at index: Int) -> WriteItem { gathered[index] }
 

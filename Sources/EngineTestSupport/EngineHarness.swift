@@ -56,7 +56,7 @@ package final class EngineHarness {
 
     package let engine: SocketEngine
     package let transport = ScriptedTransport()
-    package let clock = VirtualClock()
+    package let clock: VirtualClock
     package let semantics: Semantics
     package private(set) var events: [Event] = []
     /// What `unreadData` returned inside the error close (legacy), or what the close discarded (queue).
@@ -67,8 +67,22 @@ package final class EngineHarness {
     package var writeTimeoutAnswers: [TimeInterval] = []
     /// Whether the delegate queues another read from inside each read completion.
     package var onRead: ((EngineHarness, Int) -> Void)?
+    /// Whether `events` keeps what happens (a long-running embedded connection turns it off).
+    package var recordsEvents = true
+    /// Receives every callback as the driver delivers it, before it is recorded (AsyncSocketTesting's
+    /// embedded connection hands them to a real delegate).
+    package var onCallback: ((ConnectionCallback) -> Void)?
+    /// Receives `.closed` and `.disconnected` as they happen.
+    package var onClose: ((Event) -> Void)?
+    /// Answers timeout questions in place of the answer lists.
+    package var timeoutAnswerer: ((TransferDirection, TimeoutQuery) -> TimeInterval)?
+    /// The driver failure the last error close came from (`nil` for the peer's end).
+    package private(set) var closeFailure: ConnectionFailure?
 
     private var passQueue: [() -> Void] = []
+    /// Work for when no pass is left, before the loop would poll (legacy: the flush of the writes
+    /// dequeued meanwhile, as the native engine's EventRunLoop.runBeforePolling).
+    private var beforePolling: [() -> Void] = []
     private var readDequeueScheduled = false
     private var writeDequeueScheduled = false
     package var readableHint = false
@@ -77,18 +91,54 @@ package final class EngineHarness {
     package var tls: TLSTransport?
     package var tlsHandshaking = false
     private var waitingForReadable = false
+    private var flushPending = false
+    private var flushing = false
     private var waitingForWritable = false
     private var readTimer: Int?
     private var writeTimer: Int?
     /// Bumped by every close, so the driver can tell a callback closed the socket.
     private var closeCount = 0
 
-    package init(semantics: Semantics = .legacy, prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
+    /// `clock`: the virtual clock timers run on (a fresh one unless given; an embedded socket keeps one
+    /// across its connections).
+    package init(
+        semantics: Semantics = .legacy, prebuffering: Bool = true, readChunk: Int = 64 * 1024,
+        clock: VirtualClock = VirtualClock()
+    ) {
         self.semantics = semantics
+        self.clock = clock
         engine = SocketEngine(configuration: .init(prebuffering: prebuffering, readChunk: readChunk))
     }
 
     // MARK: What the user calls
+
+    /// Queues a read made by a socket face; returns the reason it was ignored, or `nil`.
+    @discardableResult
+    package func read(_ request: ReadRequest) -> String? {
+        let rejection = engine.enqueueRead(request)
+        if rejection == nil {
+            scheduleReadDequeue()
+        }
+        return rejection
+    }
+
+    /// Queues a write of `data`; returns the reason it was ignored, or `nil`.
+    @discardableResult
+    package func write(_ data: Data, timeout: TimeInterval = -1, tag: Int = 0) -> String? {
+        let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag)
+        if rejection == nil {
+            scheduleWriteDequeue()
+        }
+        return rejection
+    }
+
+    /// Runs `work` on the next pass (a face's own deferred step, such as a connect's completion).
+    package func schedule(_ work: @escaping () -> Void) {
+        passQueue.append(work)
+    }
+
+    /// Whether passes are queued.
+    package var hasPendingPasses: Bool { !passQueue.isEmpty || !beforePolling.isEmpty }
 
     /// Queues a read; returns the reason it was ignored, or `nil`.
     @discardableResult
@@ -135,7 +185,8 @@ package final class EngineHarness {
         engine.reset()
         isClosed = true
         closeCount += 1
-        events.append(.disconnected)
+        record(.disconnected)
+        onClose?(.disconnected)
     }
 
     // MARK: What the world does
@@ -174,21 +225,24 @@ package final class EngineHarness {
     /// Runs queued passes until none is left (each pass runs what was queued before it began).
     package func runPasses(limit: Int = 10_000) {
         var count = 0
-        while !passQueue.isEmpty && count < limit {
-            let pass = passQueue
-            passQueue.removeAll()
-            for item in pass {
-                item()
-            }
+        while hasPendingPasses && count < limit {
+            runOnePass()
             count += 1
         }
     }
 
-    /// Runs one pass: what was queued before it began.
+    /// Runs one pass: what was queued before it began; then, if that queued no further pass, what
+    /// waits for the loop to poll.
     package func runOnePass() {
         let pass = passQueue
         passQueue.removeAll()
         for item in pass {
+            item()
+        }
+        guard passQueue.isEmpty else { return }
+        let flushes = beforePolling
+        beforePolling.removeAll()
+        for item in flushes {
             item()
         }
     }
@@ -236,7 +290,7 @@ package final class EngineHarness {
             }
         }
         if let code = transport.failure, semantics == .legacy {
-            close(.failure(.transport(code)))
+            fail(.transport(code, operation: "read"))
         } else {
             engine.noteTransportEnded()
             peerEnded()
@@ -244,6 +298,8 @@ package final class EngineHarness {
     }
 
     /// Both queues reached the current TLS marker: the handshake started and has not finished.
+    package var handshakeHasBegun: Bool { handshakeRuns }
+
     private var handshakeRuns: Bool {
         if case .tls = engine.currentRead, case .tls = engine.currentWrite {
             return true
@@ -279,7 +335,7 @@ package final class EngineHarness {
     /// The handshake (played by the test) finished.
     package func finishHandshake() {
         engine.completeTLS()
-        events.append(.secured)
+        deliver(.didSecure)
         scheduleReadDequeue()
         scheduleWriteDequeue()
     }
@@ -301,7 +357,8 @@ package final class EngineHarness {
         engine.reset()
         isClosed = true
         closeCount += 1
-        events.append(.closed(reason))
+        record(.closed(reason))
+        onClose?(.closed(reason))
     }
 }
 
@@ -326,12 +383,21 @@ extension EngineHarness: ConnectionDriving {
     package func deliver(_ callback: ConnectionCallback) {
         switch callback {
         case .didRead(let data, let tag):
-            events.append(.read(Array(data), tag: tag))
+            record(.read(Array(data), tag: tag))
+            onCallback?(callback)
             onRead?(self, tag)
-        case .didReadPartial(let length, let tag): events.append(.partialRead(length, tag: tag))
-        case .didWrite(let tag): events.append(.wrote(tag: tag))
-        case .didWritePartial(let length, let tag): events.append(.partialWrite(length, tag: tag))
-        case .didSecure: events.append(.secured)
+            return
+        case .didReadPartial(let length, let tag): record(.partialRead(length, tag: tag))
+        case .didWrite(let tag): record(.wrote(tag: tag))
+        case .didWritePartial(let length, let tag): record(.partialWrite(length, tag: tag))
+        case .didSecure: record(.secured)
+        }
+        onCallback?(callback)
+    }
+
+    private func record(_ event: Event) {
+        if recordsEvents {
+            events.append(event)
         }
     }
 
@@ -367,8 +433,31 @@ extension EngineHarness: ConnectionDriving {
         scheduleWriteDequeue()
     }
 
+    /// Legacy: the native engine gathers a dequeued write, with the writes queued behind it until
+    /// then, and sends them in one go when the loop is about to poll (after every pass queued
+    /// meanwhile: a read dequeued there reports first). GCD sends at once.
     package func sendCurrentWrite() {
-        sendNow()
+        guard semantics == .legacy, !flushing else { return sendNow() }
+        guard !flushPending else { return }
+        flushPending = true
+        beforePolling.append { [unowned self] in
+            flushPending = false
+            flushGathered()
+        }
+    }
+
+    /// Sends the current write and the plain writes queued behind it, each reported as it completes,
+    /// up to a TLS marker, a write that cannot complete, or a close (the native engine's batch limits
+    /// are not modelled).
+    private func flushGathered() {
+        flushing = true
+        defer { flushing = false }
+        while !isClosed, case .write = engine.currentWrite {
+            let mark = closeCount
+            sendNow()
+            guard mark == closeCount, engine.currentWrite == nil, engine.nextQueuedIsWrite else { return }
+            maybeDequeueWrite()
+        }
     }
 
     package func writesQueuedBehindCurrent() {}
@@ -380,7 +469,7 @@ extension EngineHarness: ConnectionDriving {
     /// The marker is reached: the test plays the handshake from here.
     package func beginTLS() {
         guard let (_, prebuffered) = engine.beginTLS() else { return }
-        events.append(.tlsStarted(prebuffered: Array(prebuffered)))
+        record(.tlsStarted(prebuffered: Array(prebuffered)))
     }
 
     package func handshakeWaits() {}
@@ -414,14 +503,20 @@ extension EngineHarness: ConnectionDriving {
     }
 
     package func askTimeout(_ direction: TransferDirection, _ query: TimeoutQuery) {
-        let answer: TimeInterval
+        var answer: TimeInterval
         switch direction {
         case .read:
-            events.append(.readTimeoutAsked(tag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
+            record(.readTimeoutAsked(tag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
             answer = readTimeoutAnswers.isEmpty ? 0 : readTimeoutAnswers.removeFirst()
         case .write:
-            events.append(.writeTimeoutAsked(tag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
+            record(.writeTimeoutAsked(tag: query.tag, elapsed: query.elapsed, bytesDone: query.bytesDone))
             answer = writeTimeoutAnswers.isEmpty ? 0 : writeTimeoutAnswers.removeFirst()
+        }
+        if let timeoutAnswerer {
+            // The delegate may close the socket while it answers: then the question is moot.
+            let mark = closeCount
+            answer = timeoutAnswerer(direction, query)
+            guard mark == closeCount else { return }
         }
         timeoutAnswered(direction, extendBy: answer)
     }
@@ -451,6 +546,7 @@ extension EngineHarness: ConnectionDriving {
     }
 
     package func fail(_ failure: ConnectionFailure) {
+        closeFailure = failure
         switch failure {
         case .readMaxedOut: close(.failure(.readMaxedOut))
         case .transport(let code, _): close(.failure(.transport(code)))

@@ -22,6 +22,12 @@ package final class ScriptedTransport: ByteTransport {
 
     package var remaining: ArraySlice<UInt8> { pending[pendingStart...] }
 
+    /// Everything written since the last call (the peer reads it).
+    package func takeWritten() -> [UInt8] {
+        defer { written.removeAll() }
+        return written
+    }
+
     /// Whether a level-triggered poll would report the transport readable.
     package var isReadable: Bool { pendingStart < pending.count || ended || failure != nil }
 

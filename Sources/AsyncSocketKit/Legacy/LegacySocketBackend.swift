@@ -2,10 +2,10 @@ import AsyncSocketCore
 import Foundation
 import Logging
 
-/// What a ``RunLoopSocket`` does its work with: the native libevent engine, or (for migration) the
-/// queue core. The public class only checks arguments it owns and forwards here; each backend gives
-/// the same legacy behavior.
-protocol LegacySocketBackend: AnyObject {
+/// What a ``RunLoopSocket`` does its work with: the native libevent engine, (for migration) the
+/// queue core, or AsyncSocketTesting's embedded connection. The public class only checks arguments it
+/// owns and forwards here; each backend gives the same legacy behavior.
+package protocol LegacySocketBackend: AnyObject {
     /// The public socket, passed to delegate calls.
     var owner: RunLoopSocket? { get set }
     /// The user's logger, if one was given.
@@ -55,7 +55,7 @@ protocol LegacySocketBackend: AnyObject {
 }
 
 extension LegacySocketBackend {
-    func checkThread(_ call: StaticString) {
+    package func checkThread(_ call: StaticString) {
         guard let loop = runLoop, !loop.isCurrent else { return }
         let caller = ThreadDescription.current()
         let owner = ThreadDescription(thread: loop.ownerThread, threadID: loop.ownerThreadID)
@@ -68,7 +68,7 @@ extension LegacySocketBackend {
 extension LegacySocketBackend {
     /// The remote address and optional interface of `connectToAddress`, or the legacy error naming
     /// which of the two is not IPv4 or IPv6.
-    static func connectAddresses(_ addressData: Data, interface interfaceData: Data?) throws -> (
+    package static func connectAddresses(_ addressData: Data, interface interfaceData: Data?) throws -> (
         address: SocketAddress, interface: SocketAddress?
     ) {
         guard let address = SocketAddress(data: addressData), address.isIP else {

@@ -150,7 +150,7 @@ extension NativeSocketBackend: DescriptorConnection {
 
 extension RunLoopSocketDelegate {
     /// One of the frequent callbacks, as the legacy delegate sees it.
-    func deliver(_ callback: ConnectionCallback, from socket: RunLoopSocket) {
+    package func deliver(_ callback: ConnectionCallback, from socket: RunLoopSocket) {
         switch callback {
         case .didRead(let data, let tag): onSocket(socket, didRead: data, withTag: tag)
         case .didReadPartial(let length, let tag): onSocket(socket, didReadPartialDataOfLength: length, tag: tag)

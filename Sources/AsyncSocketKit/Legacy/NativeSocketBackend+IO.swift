@@ -82,26 +82,7 @@ extension NativeSocketBackend: ByteTransport {
 
     /// The legacy error for a driver failure.
     func error(for failure: ConnectionFailure) -> any Error {
-        switch failure {
-        case .readMaxedOut: return AsyncSocketError(.readMaxedOut)
-        case .readTimeout: return AsyncSocketError(.readTimeout)
-        case .writeTimeout: return AsyncSocketError(.writeTimeout)
-        case .transport(let code, let operation):
-            if code < 0, let tlsError = tls?.lastError { return tlsError }
-            return SystemError.posix(code, operation)
-        case .tlsStart(let failure):
-            switch failure as? TLSStart.Failure {
-            case .settings(let reason)?:
-                return AsyncSocketError(.socketError, message: "Could not apply the TLS settings: \(reason)")
-            case .engine(let reason)?:
-                return AsyncSocketError(
-                    .socketError, message: "Could not apply the TLS settings: \(reason.message)",
-                    underlying: reason as NSError)
-            case nil:
-                return failure
-            }
-        case .handshake(let error): return error
-        }
+        failure.legacyError(tlsError: tls?.lastError)
     }
 
     // MARK: ByteTransport

@@ -69,6 +69,17 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         backend.owner = self
     }
 
+    /// A socket on `backend` (AsyncSocketTesting's embedded connection), reporting `engine`.
+    package init(
+        delegate: (any RunLoopSocketDelegate)?, userData: Int = 0, engine: Engine, backend: any LegacySocketBackend
+    ) {
+        storedDelegate = delegate
+        storedUserData = userData
+        self.engine = engine
+        self.backend = backend
+        backend.owner = self
+    }
+
     deinit {
         backend.ownerDidGoAway()
     }
@@ -95,7 +106,7 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The delegate for a callback the backend is making on the socket's thread (no thread check).
-    var delegateForCallbacks: (any RunLoopSocketDelegate)? { storedDelegate }
+    package var delegateForCallbacks: (any RunLoopSocketDelegate)? { storedDelegate }
 
     /// `true` when nothing is queued or in progress, so a new delegate would not receive completions
     /// of work queued under the old one.

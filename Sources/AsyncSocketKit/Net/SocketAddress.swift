@@ -1,7 +1,7 @@
 import Foundation
 
 /// An IPv4, IPv6 or Unix-domain socket address (a `sockaddr` with its length).
-struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
+package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
     private(set) var storage = sockaddr_storage()
     private(set) var length: socklen_t = 0
 
@@ -59,7 +59,7 @@ struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// A numeric IPv4 or IPv6 literal with `port`, or `nil` when `host` is not one.
-    static func numeric(_ host: String, port: UInt16) -> SocketAddress? {
+    package static func numeric(_ host: String, port: UInt16) -> SocketAddress? {
         var v4 = in_addr()
         if inet_pton(AF_INET, host, &v4) == 1 {
             var address = SocketAddress.ipv4(loopback: false, port: port)
@@ -93,12 +93,12 @@ struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     var family: Int32 { Int32(storage.ss_family) }
-    var isIPv4: Bool { family == AF_INET }
-    var isIPv6: Bool { family == AF_INET6 }
+    package var isIPv4: Bool { family == AF_INET }
+    package var isIPv6: Bool { family == AF_INET6 }
     var isIP: Bool { isIPv4 || isIPv6 }
 
     /// The port in host order (0 for other families).
-    var port: UInt16 {
+    package var port: UInt16 {
         get {
             var storage = storage
             switch family {
@@ -119,7 +119,7 @@ struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The numeric host (`inet_ntop`), or the path of a Unix-domain address.
-    var host: String? {
+    package var host: String? {
         var storage = storage
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch family {
@@ -155,7 +155,7 @@ struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
         return withUnsafeBytes(of: &storage) { Data($0.prefix(Int(length))) }
     }
 
-    var description: String {
+    package var description: String {
         guard let host else { return "<family \(family)>" }
         return isIPv6 ? "[\(host)]:\(port)" : isIPv4 ? "\(host):\(port)" : host
     }
@@ -184,7 +184,7 @@ struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func == (a: SocketAddress, b: SocketAddress) -> Bool {
+    package static func == (a: SocketAddress, b: SocketAddress) -> Bool {
         a.data == b.data
     }
 }
