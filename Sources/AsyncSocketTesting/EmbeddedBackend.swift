@@ -11,7 +11,7 @@ import Logging
 // real backend gets from the system (a connect completing, the peer's bytes, its close, time passing)
 // comes from EmbeddedConnection. Each connect makes a fresh harness (a fresh transport); the clock is
 // the connection's, kept across connects.
-final class EmbeddedBackend: LegacySocketBackend {
+final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     weak var owner: RunLoopSocket?
     let logger: Logger?
     let clock = VirtualClock()
@@ -185,22 +185,24 @@ final class EmbeddedBackend: LegacySocketBackend {
         harness?.disconnectAfter(reading: reading, writing: writing)
     }
 
-    /// The harness closed: an error close (or the peer's end) tells willDisconnect first, with
-    /// `unreadData` answering there; a disconnect goes straight to the full close.
+    /// The harness closed: an error close (or the peer's end) runs the legacy close sequence
+    /// (LegacyCloseSequence.swift); a disconnect is the full close alone.
     private func harnessClosed(_ event: EngineHarness.Event) {
         guard case .closed = event, let harness else { return fullClose() }
-        let error = harness.closeFailure?.legacyError(tlsError: nil)
+        closeWithLegacyError(harness.closeFailure?.legacyError(tlsError: nil))
+    }
+
+    var closeOwner: RunLoopSocket? { started ? retainedOwner ?? owner : nil }
+    var closeGeneration: Int { generation }
+
+    func beginErrorClose(atEnd: Bool) {
         isClosingWithError = true
-        closingAtEnd = error == nil
-        unread = Data(harness.unreadAtClose ?? [])
-        let mark = generation
-        report { delegate, owner in delegate.onSocket(owner, willDisconnectWithError: error) }
-        guard mark == generation else { return }
-        fullClose()
+        closingAtEnd = atEnd
+        unread = Data(harness?.unreadAtClose ?? [])
     }
 
     /// Releases the connection, then onSocketDidDisconnect, the very last thing it does.
-    private func fullClose() {
+    func fullClose() {
         guard started else { return }
         let keptOwner = retainedOwner ?? owner
         started = false
@@ -216,9 +218,7 @@ final class EmbeddedBackend: LegacySocketBackend {
             harness.onClose = nil
             harness.disconnect()
         }
-        if let owner = keptOwner {
-            owner.delegateForCallbacks?.onSocketDidDisconnect(owner)
-        }
+        reportDisconnected(keptOwner)
     }
 
     func ownerDidGoAway() {

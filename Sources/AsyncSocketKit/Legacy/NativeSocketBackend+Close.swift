@@ -1,11 +1,10 @@
 import AsyncSocketCore
 import Foundation
 
-// Closing (2.6, 2.7, 2.11). An error close tells the delegate willDisconnect while the socket is
-// still open (unreadData answers there), then closes fully; a user disconnect closes fully at once.
-// A full close releases the descriptors (a listener's port is free) before the last callback,
+// Closing the native engine's way, in the grammar LegacyCloseSequence.swift gives every backend. A full
+// close releases the descriptors (a listener's port is free) before the last callback,
 // onSocketDidDisconnect, which is the very last thing it does.
-extension NativeSocketBackend {
+extension NativeSocketBackend: LegacyClosing {
     func disconnect() {
         checkThread("disconnect()")
         fullClose()
@@ -19,15 +18,16 @@ extension NativeSocketBackend {
 
     func closeWithError(_ error: (any Error)?) {
         guard started, !closingWithError else { return }
+        closeWithLegacyError(error)
+    }
+
+    var closeOwner: RunLoopSocket? { callbackOwner }
+    var closeGeneration: Int { generation }
+
+    func beginErrorClose(atEnd: Bool) {
         closingWithError = true
-        closingAtEnd = error == nil
+        closingAtEnd = atEnd
         engine.prepareErrorClose()
-        if let owner = callbackOwner {
-            let generation = self.generation
-            delegate?.onSocket(owner, willDisconnectWithError: error)
-            guard generation == self.generation else { return }
-        }
-        fullClose()
     }
 
     func unreadData() -> Data? {
@@ -82,8 +82,8 @@ extension NativeSocketBackend {
         connectHost = nil
         generation += 1
         retainedOwner = nil
-        if wasStarted, let owner = keptOwner ?? owner {
-            delegate?.onSocketDidDisconnect(owner)
+        if wasStarted {
+            reportDisconnected(keptOwner ?? owner)
         }
     }
 }

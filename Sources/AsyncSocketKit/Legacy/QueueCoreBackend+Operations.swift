@@ -258,14 +258,7 @@ extension QueueCoreBackend {
             return
         }
         closing = record ?? LegacyErrorClose(unread: Data())
-        let reported = legacyError(error)
-        closingAtEnd = reported == nil
-        let generation = epoch
-        if let owner {
-            delegate?.onSocket(owner, willDisconnectWithError: reported)
-        }
-        guard generation == epoch else { return }
-        fullClose()
+        closeWithLegacyError(legacyError(error))
     }
 
     /// QueueSocket's errors in legacy terms (2.6, 1.2).
@@ -304,8 +297,8 @@ extension QueueCoreBackend {
         closing?.release()
         closing = nil
         retainedOwner = nil
-        if wasStarted, let owner = keptOwner ?? owner {
-            delegate?.onSocketDidDisconnect(owner)
+        if wasStarted {
+            reportDisconnected(keptOwner ?? owner)
         }
     }
 
@@ -341,6 +334,16 @@ extension QueueCoreBackend {
         closeWatch?.setModes(newModes)
         presence?.setModes(newModes)
         return true
+    }
+}
+
+extension QueueCoreBackend: LegacyClosing {
+    var closeOwner: RunLoopSocket? { callbackOwner }
+    var closeGeneration: Int { epoch }
+
+    /// The record `closing` (set before) answers unreadData and the getters.
+    func beginErrorClose(atEnd: Bool) {
+        closingAtEnd = atEnd
     }
 }
 
