@@ -42,6 +42,9 @@ package enum TransferDirection: Sendable {
 
 /// What the connection driver needs from a face.
 package protocol ConnectionDriving: AnyObject, ByteTransport {
+    /// The connection handed to work carried over: the conforming type itself (named so a class that
+    /// is not `final`, QueueSocket, can conform).
+    associatedtype Carried: ConnectionDriving
     var engine: SocketEngine { get }
     /// TLS over the descriptor, once both queues reached a marker.
     var tls: TLSTransport? { get set }
@@ -65,7 +68,7 @@ package protocol ConnectionDriving: AnyObject, ByteTransport {
     /// Whether the work after a callback goes on here (not after a close, nor a move elsewhere).
     func goesOn(after mark: Int) -> Bool
     /// Runs `rest` where the socket went, when a callback moved it (nothing after a close).
-    func carryOver(after mark: Int, _ rest: @escaping (Self) -> Void)
+    func carryOver(after mark: Int, _ rest: @escaping (Carried) -> Void)
 
     /// The current read waits for bytes: watch for readability.
     func readWaitsForBytes()

@@ -8,7 +8,7 @@ import Foundation
 // SocketScheduler).
 
 /// One connect in progress, over the addresses it was given.
-final class ConnectDriver<Scheduler: SocketScheduler> {
+final class ConnectDriver<Scheduler: SocketScheduler> where Scheduler.Fired == Scheduler {
     /// Local addresses to bind each attempt's socket to, by family.
     typealias LocalBinding = (v4: SocketAddress?, v6: SocketAddress?)
     private typealias Race = ConnectRace<SocketAddress>

@@ -9,7 +9,7 @@ import Foundation
 // sequence).
 
 /// The listeners of one accepting socket.
-final class ListenerDriver<Scheduler: SocketScheduler> {
+final class ListenerDriver<Scheduler: SocketScheduler> where Scheduler.Fired == Scheduler {
     /// How long accepting pauses after running out of descriptors.
     static var pauseAfterExhaustion: Double { 0.1 }
 

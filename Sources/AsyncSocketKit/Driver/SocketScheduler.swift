@@ -16,15 +16,18 @@ enum WatchKind {
 protocol SocketScheduler: AnyObject {
     associatedtype Watch
     associatedtype Timer
+    /// The scheduler handed to handlers: the conforming type itself (named so a class that is not
+    /// `final`, QueueSocket, can conform; the drivers require `Fired == Self`).
+    associatedtype Fired
 
     /// Calls `fired` each time `fd` is ready for `kind`. Throws when the watch cannot be set up.
-    func watch(_ fd: Int32, for kind: WatchKind, _ fired: @escaping (Self) -> Void) throws -> Watch
+    func watch(_ fd: Int32, for kind: WatchKind, _ fired: @escaping (Fired) -> Void) throws -> Watch
     /// Stops delivering readiness until ``resume(_:)``; the descriptor stays as it is.
     func pause(_ watch: Watch)
     func resume(_ watch: Watch)
     /// Ends the watch on `fd`; with `closing`, `fd` is closed as well.
     func stopWatching(_ watch: Watch, fd: Int32, closing: Bool)
     /// Calls `fired` once, after `seconds`.
-    func timer(after seconds: Double, _ fired: @escaping (Self) -> Void) -> Timer
+    func timer(after seconds: Double, _ fired: @escaping (Fired) -> Void) -> Timer
     func cancelTimer(_ timer: Timer)
 }

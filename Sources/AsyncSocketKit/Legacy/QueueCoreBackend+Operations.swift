@@ -33,8 +33,8 @@ extension QueueCoreBackend {
         return (v4 ?? v6)?.host
     }
 
-    /// A QueueSocket accepted a connection for this listener: the legacy accept sequence.
-    func accepted(_ childQueue: QueueSocket) {
+    /// The listener accepted a connection: the legacy accept sequence.
+    func accepted(_ childQueue: QueueCoreSocket) {
         guard let owner, let delegate = owner.delegate else {
             AcceptWithoutDelegate.warnOnce(
                 peer: childQueue.connectedAddress.flatMap { SocketAddress(data: $0) }, warned: &warnedNoDelegate,

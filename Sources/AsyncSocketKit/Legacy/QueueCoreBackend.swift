@@ -22,7 +22,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     var preBuffering: Bool
 
     /// Touched on the loop thread (or before the socket has a loop).
-    var queue: QueueSocket?
+    var queue: QueueCoreSocket?
     /// The current QueueSocket's delegate (a QueueSocket holds its delegate weakly).
     var bridge: QueueCoreBridge?
     var epoch = 0
@@ -69,25 +69,24 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
 
     // MARK: The QueueSocket and its bridge
 
-    /// A fresh QueueSocket for the next connect or accept, its callbacks bridged to this backend.
-    func makeQueueSocket() -> QueueSocket {
+    /// A fresh connection for the next connect or accept, its callbacks bridged to this backend.
+    func makeQueueSocket() -> QueueCoreSocket {
         epoch += 1
         let bridge = QueueCoreBridge(backend: self, epoch: epoch)
-        let socket = QueueSocket(
+        let socket = QueueCoreSocket(
             delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
-        socket.adoptLegacySemantics(preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
+        socket.adopt(by: bridge, preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
         bridge.serve(socket)
         self.bridge = bridge
         queue = socket
         return socket
     }
 
-    /// Adopts an accepted QueueSocket (already connected) for a legacy child.
-    func adopt(_ socket: QueueSocket) {
+    /// Adopts an accepted connection (already connected) for a legacy child.
+    func adopt(_ socket: QueueCoreSocket) {
         epoch += 1
         let bridge = QueueCoreBridge(backend: self, epoch: epoch)
-        socket.adoptLegacySemantics(
-            preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket), bridge: bridge)
+        socket.adopt(by: bridge, preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
         bridge.serve(socket)
         self.bridge = bridge
         queue = socket

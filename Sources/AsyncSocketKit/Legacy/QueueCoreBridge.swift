@@ -40,9 +40,9 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
         kept.withLock { $0[ObjectIdentifier(socket)] = nil }
     }
 
-    /// Carries the QueueSocket's end-of-stream probes to the loop and back, behind the callbacks
-    /// sent before them.
-    func probeHandler(for socket: QueueSocket) -> @Sendable (Int) -> Void {
+    /// Carries the connection's end-of-stream probes to the loop and back, behind the callbacks sent
+    /// before them.
+    func probeHandler(for socket: QueueCoreSocket) -> @Sendable (Int) -> Void {
         { [weak self, weak socket] index in
             self?.deliver { _ in socket?.legacyProbeReturned(stateIndex: index) }
         }
@@ -53,10 +53,12 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     }
 
     func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
-        retain(newSocket)
+        // The listener's QueueCoreSocket makes its children QueueCoreSockets (its `accepted`).
+        guard let child = newSocket as? QueueCoreSocket else { return newSocket.disconnect() }
+        retain(child)
         deliver { [self] in
-            release(newSocket)
-            $0.accepted(newSocket)
+            release(child)
+            $0.accepted(child)
         }
     }
 
@@ -93,7 +95,7 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     }
 
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
-        let closing = error == nil ? nil : sock.takeErrorClose()
+        let closing = error == nil ? nil : (sock as? QueueCoreSocket)?.takeErrorClose()
         release(sock)
         guard served.withLock({ $0 }) == ObjectIdentifier(sock) else {
             // A socket this listener accepted closed before its legacy child adopted it. The child is

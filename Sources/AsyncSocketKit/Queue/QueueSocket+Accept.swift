@@ -83,7 +83,7 @@ extension QueueSocket {
     private func startListening(_ sockets: [Int32]) throws {
         let driver = ListenerDriver<QueueSocket>(
             sockets: sockets,
-            accepted: { [unowned self] child, peer in deliverAccepted(child, from: peer) },
+            accepted: { [unowned self] child, peer in accepted(child, from: peer) },
             failed: { [unowned self] code in debug("accept failed: \(SystemError.errnoText(code))") })
         do {
             try driver.start(on: self)
@@ -99,7 +99,9 @@ extension QueueSocket {
         phase = .listening(driver)
     }
 
-    private func deliverAccepted(_ child: Int32, from address: SocketAddress) {
+    /// GCD's accept sequence, on the delegate queue: newSocketQueueForConnection, the child (already
+    /// connected and watched), didAcceptNewSocket; a child nobody kept is disconnected.
+    func deliverAccepted(_ child: Int32, from address: SocketAddress) {
         guard let delegate = storedDelegate, let delegateQueue = storedDelegateQueue else {
             AcceptWithoutDelegate.reject(
                 child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "QueueSocket")
@@ -121,31 +123,19 @@ extension QueueSocket {
                 (try? QueueSocket(
                     delegate: delegate, delegateQueue: delegateQueue, socketQueue: queue, resolver: resolver,
                     logger: logger)) ?? QueueSocket(delegate: delegate, delegateQueue: delegateQueue)
-            // Under the queue core the child is watched only once its hand-over to the loop is on
-            // its way: a close it meets then travels behind the hand-over, to the child that adopts it.
-            let watchNow = semantics != .legacy
-            newSocket?.adoptAccepted(child, unix: isUnix, watching: watchNow)
+            newSocket?.adoptAccepted(child, unix: isUnix, watching: true)
             delegate.socket(self, didAcceptNewSocket: newSocket!)
-            if !watchNow {
-                newSocket?.startWatchingAccepted()
-            }
             if isKnownUniquelyReferenced(&newSocket) {
                 // Nobody kept it: close it now, while the callback can still name it.
                 newSocket?.disconnect()
             }
         }
-        // Under the queue core the delegate (its bridge) only hands the new socket to the loop, so
-        // it is called here, as every other callback is (QueueSocket.notify), without a hop.
-        if semantics == .legacy {
-            accept()
-        } else {
-            delegateQueue.async(execute: accept)
-        }
+        delegateQueue.async(execute: accept)
     }
 
     /// On the new socket's queue (synchronously, so nothing but the caller holds the socket after):
     /// a started, connected socket, with its sources set up when `watching`.
-    private func adoptAccepted(_ child: Int32, unix: Bool, watching: Bool) {
+    func adoptAccepted(_ child: Int32, unix: Bool, watching: Bool) {
         sync {
             phase = .connected
             stateIndex += 1
@@ -160,7 +150,7 @@ extension QueueSocket {
     }
 
     /// Sets up the sources of an accepted socket adopted without them (unless it closed meanwhile).
-    private func startWatchingAccepted() {
+    func startWatchingAccepted() {
         sync {
             guard connected, readSource == nil else { return }
             setUpSources()

@@ -40,21 +40,7 @@ extension QueueSocket {
     /// Closes everything and reports the one final callback (when started).
     func closeWithError(_ error: (any Error)?) {
         guard started else { return }
-        var keepsDescriptor = false
-        if semantics == .legacy && error != nil && fd >= 0 {
-            engine.prepareErrorClose()
-            let unread: Data
-            if let tls, isSecured {
-                unread = engine.collectUnreadData(from: tls)
-            } else {
-                unread = engine.collectUnreadData(from: self)
-            }
-            keepsDescriptor = descriptorCloser != nil
-            let record = LegacyErrorClose(
-                unread: unread, descriptor: keepsDescriptor ? fd : -1, peer: connectedSocketAddress,
-                local: localSocketAddress, closer: keepsDescriptor ? descriptorCloser : nil)
-            lastErrorClose.withLock { $0 = record }
-        }
+        let keepsDescriptor = closing(with: error)
         tearDown(keepingDescriptor: keepsDescriptor)
         notify { [self] in $0.socketDidDisconnect(self, withError: error) }
     }
@@ -65,10 +51,11 @@ extension QueueSocket {
         tearDown()
     }
 
-    /// `keepingDescriptor`: a ``LegacyErrorClose`` holds the connected descriptor and closes it.
+    /// `keepingDescriptor`: something else (see `closing(with:)`) holds the connected descriptor and
+    /// closes it.
     private func tearDown(keepingDescriptor: Bool = false) {
         stateIndex += 1
-        legacyEnd.reset()
+        didTearDown()
         engine.reset()
         gather.end()
         for timer in [readTimer, writeTimer, connectTimer].compactMap({ $0 }) {

@@ -2,11 +2,11 @@ import AsyncSocketCore
 import Foundation
 
 // What the connection driver (ConnectionDriving.swift) needs from QueueSocket: callbacks are
-// dispatched to the delegate queue (under the queue core's legacy semantics, handed to its bridge
-// here), so the work after one goes on unless the socket closed meanwhile; the next read starts at
-// once, the next write on a later turn of the socket queue; the read and write sources are resumed
-// and suspended; a timeout pauses its transfer while the question travels to the delegate queue (the
-// queue core's loop) and back.
+// dispatched to the delegate queue, so the work after one goes on unless the socket closed meanwhile;
+// the next read starts at once, the next write on a later turn of the socket queue; the read and
+// write sources are resumed and suspended; a timeout pauses its transfer while the question travels
+// to the delegate queue and back. Where the queue core's connections differ, the hooks in
+// QueueSocket.swift say so.
 extension QueueSocket: DescriptorConnection {
     package var tlsPeerName: String? { connectHostString ?? connectedSocketAddress?.host }
 
@@ -25,13 +25,7 @@ extension QueueSocket: DescriptorConnection {
     }
 
     package func deliver(_ callback: ConnectionCallback) {
-        if let coreBridge {
-            // The queue core: the callback goes into the loop's batch as it is (no closure, no
-            // delegate method to turn it back from).
-            legacyEnd.callbacksSent &+= 1
-            return coreBridge.deliver(callback)
-        }
-        notify { [self] in $0.deliver(callback, from: self) }
+        handOver(callback)
     }
 
     package var deliveryMark: Int { stateIndex }
@@ -48,12 +42,7 @@ extension QueueSocket: DescriptorConnection {
     }
 
     package func readWaitsForBytes() {
-        if legacyEnd.readsToEnd {
-            readableHint = true
-            async { [self] in doReadData() }
-        } else {
-            resumeReadSource()
-        }
+        waitForBytes()
     }
 
     /// Bytes with nothing to consume them: stop watching until a read arrives (GCD).
@@ -125,13 +114,13 @@ extension QueueSocket: DescriptorConnection {
                 timeoutAnswered(direction, extendBy: answer)
             }
         }
-        if let bridge = coreBridge {
-            // The queue core's question travels to the loop with the callbacks and its answer comes
-            // back here: no thread waits for it.
-            legacyEnd.callbacksSent &+= 1
-            bridge.askTimeout(direction, query, reply: reply)
-            return
-        }
+        askForMoreTime(direction, query, reply: reply)
+    }
+
+    /// The GCD question, on the delegate queue; without a delegate the transfer times out.
+    func askDelegateForMoreTime(
+        _ direction: TransferDirection, _ query: TimeoutQuery, reply: @escaping @Sendable (TimeInterval) -> Void
+    ) {
         ask { [self] delegate in
             switch direction {
             case .read:
@@ -160,22 +149,17 @@ extension QueueSocket: DescriptorConnection {
         }
     }
 
-    /// Under legacy semantics callbacks travel to the loop: the end waits for a probe to go round
-    /// behind them (QueueSocket+Legacy.swift).
+    /// Callbacks travel to the delegate queue.
     package var callbacksMayBeInFlight: Bool { true }
     package var autoDisconnectsAtEnd: Bool { autoDisconnect }
     package var readStreamEndReported: Bool { readStreamClosed }
 
-    /// GCD closes with `closed`; legacy with the reset's error, or `closed` (a nil legacy error).
     package func closeAtEnd() {
-        closeWithError(semantics == .legacy ? legacyEndError : QueueSocketError(.closed))
+        closeWithError(endOfStreamError)
     }
 
     package func confirmEndAfterCallbacks() {
-        suspendReadSource()
-        if legacyEnd.probeMark == nil {
-            sendLegacyProbe()
-        }
+        confirmEndBehindCallbacks()
     }
 
     package func reportReadStreamEnded() {

@@ -134,8 +134,8 @@ extension QueueSocket: ByteTransport {
         read.setEventHandler { [weak self] in self?.readSourceFired() }
         write.setEventHandler { [weak self] in self?.writeSourceFired() }
         let descriptor = fd
-        // Three holders: both sources' cancel handlers, and the close (tearDown, or the
-        // LegacyErrorClose it hands the descriptor to).
+        // Three holders: both sources' cancel handlers, and the close (tearDown, or whoever
+        // `closing(with:)` handed the descriptor to).
         let remaining = CancelCounter(count: 3) { close(descriptor) }
         read.setCancelHandler { remaining.done() }
         write.setCancelHandler { remaining.done() }
@@ -195,15 +195,8 @@ extension QueueSocket: ByteTransport {
         }
         if readableHint {
             doReadData()
-        } else if semantics == .legacy, case .read = engine.currentRead {
-            // A zero estimate is the end or a reset, and after a hang-up libdispatch will not fire
-            // again: a waiting read reads on until the transport says which (legacy reports a reset
-            // as the POSIX error, and still delivers what came before it).
-            legacyEnd.readsToEnd = true
-            readableHint = true
-            doReadData()
         } else {
-            doReadEOF()
+            readSourceMetEnd()
         }
     }
 
@@ -233,9 +226,7 @@ extension QueueSocket: ByteTransport {
         } while readPassRequested
     }
 
-    /// The legacy engine noticed the peer's end without reading up to it (its own watch, or a
-    /// hang-up that libdispatch reports only once).
-    package var peerEndNoticed: Bool { semantics == .legacy && (legacyEnd.peerFinished || legacyEnd.readsToEnd) }
+    package var peerEndNoticed: Bool { endNoticedWithoutRead }
 
     /// The read source met the peer's end.
     func doReadEOF() {

@@ -13,9 +13,12 @@ import Logging
 ///
 /// Like GCDAsyncSocket, the socket closes itself (without callbacks) when the last reference to it
 /// goes away; an accepted socket nobody keeps is closed and reported with itself as the argument.
-public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
+// Not `final`: RunLoopSocket's queue core runs its connections as a subclass inside this module
+// (Legacy/QueueCoreSocket.swift), which overrides the few hooks marked below; nothing outside the
+// module can subclass it (it is not `open`).
+public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: every stored variable is touched only on the socket queue (public calls
-    // go through `sync`/`async`), except `lastErrorClose`, which is behind a `Lock`; the rest is `let`.
+    // go through `sync`/`async`); the rest is `let`.
     let socketQueue: DispatchQueue
     private let queueKey = DispatchSpecificKey<Bool>()
     package let logger: Logger?
@@ -61,24 +64,9 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var connectedURL: URL?
     var peer: SocketAddress?
     package var tls: TLSTransport?
-    /// `.gcd`, or `.legacy` for RunLoopSocket's queue core (QueueSocket+Legacy.swift), set before
-    /// the socket starts. Under legacy semantics callbacks are handed to the delegate (the queue-core
-    /// bridge, which only queues them for the loop and never blocks) on the socket queue, without a
-    /// hop to the delegate queue; questions that wait for an answer still go through it.
-    package var semantics = Semantics.gcd
-    /// The queue core's bridge, under legacy semantics: the frequent callbacks and timeout questions
-    /// go to it directly (QueueSocket+Legacy.swift).
-    weak var coreBridge: QueueCoreBridge?
-    /// What the last error close kept for the legacy willDisconnect (unread bytes, the still-open
-    /// descriptor, the addresses): set on the socket queue before the disconnect callback is queued,
-    /// taken by that callback without waiting for the socket queue (a sync there from thousands of
-    /// delegate callbacks at once starved libdispatch's thread pool).
-    let lastErrorClose = Lock<LegacyErrorClose?>(nil)
     /// Closes the connected descriptor once both its sources are cancelled and the close let go of it
-    /// (tearDown, or a ``LegacyErrorClose`` holding it until willDisconnect is over).
+    /// (tearDown, or a subclass's error close holding it for longer).
     var descriptorCloser: CancelCounter?
-    /// Legacy semantics: what decides when the peer's end closes the socket.
-    var legacyEnd = LegacyEndWatch()
     package var tlsHandshaking = false
     /// The host string given to connect, for the TLS peer-name check.
     var connectHostString: String?
@@ -208,23 +196,70 @@ public final class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    // MARK: Hooks (overridden by the queue core's QueueCoreSocket; these are GCD's behavior)
+
+    /// The rules this socket follows where GCDAsyncSocket's and the run-loop AsyncSocket's differ.
+    package var semantics: Semantics { .gcd }
+
     /// Dispatches `body` to the delegate queue with the delegate as it is now (GCD captures it
-    /// strongly at the time of dispatch); skipped without a delegate or a queue. Under the queue-core
-    /// engine (legacy ``semantics``) it runs `body` here, on the socket queue: that delegate only
-    /// queues the callback for the loop.
+    /// strongly at the time of dispatch); skipped without a delegate or a queue.
     func notify(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
-        guard let delegate = storedDelegate, storedDelegateQueue != nil else { return }
-        guard semantics == .legacy else {
-            return ask(body)
-        }
-        legacyEnd.callbacksSent &+= 1
-        body(delegate)
+        ask(body)
     }
+
+    /// Hands one of the frequent callbacks to the delegate.
+    func handOver(_ callback: ConnectionCallback) {
+        notify { [self] in $0.deliver(callback, from: self) }
+    }
+
+    /// Asks the delegate whether a timed-out transfer gets more time; `reply` receives the answer
+    /// (0: time out), on any thread.
+    func askForMoreTime(
+        _ direction: TransferDirection, _ query: TimeoutQuery, reply: @escaping @Sendable (TimeInterval) -> Void
+    ) {
+        askDelegateForMoreTime(direction, query, reply: reply)
+    }
+
+    /// The read source fired with no byte estimate and the descriptor at its end (or reset): GCD
+    /// takes it for the end (`doReadEOF`).
+    func readSourceMetEnd() {
+        doReadEOF()
+    }
+
+    /// A read waits for bytes: watch the descriptor.
+    func waitForBytes() {
+        resumeReadSource()
+    }
+
+    /// Whether the peer's end was noticed without reading up to it (never, under GCD).
+    var endNoticedWithoutRead: Bool { false }
+
+    /// The error a close at the peer's end reports.
+    var endOfStreamError: any Error { QueueSocketError(.closed) }
+
+    /// The end waits for the callbacks already sent to arrive (never asked under GCD, whose callbacks
+    /// cannot change what the end leads to): close.
+    func confirmEndBehindCallbacks() {
+        closeWithError(endOfStreamError)
+    }
+
+    /// A close with `error` is about to tear the socket down; returns whether something else now
+    /// holds the connected descriptor (closed later through `descriptorCloser`).
+    func closing(with error: (any Error)?) -> Bool { false }
+
+    /// The socket was torn down.
+    func didTearDown() {}
+
+    /// A listener accepted `child`: the GCD sequence (QueueSocket+Accept.swift).
+    func accepted(_ child: Int32, from address: SocketAddress) {
+        deliverAccepted(child, from: address)
+    }
+
+    // MARK: Delegate queue
 
     /// Dispatches `body` to the delegate queue (GCD callbacks and questions).
     func ask(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
         guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
-        legacyEnd.callbacksSent &+= 1
         let box = DelegateBox(delegate)
         queue.async {
             if let delegate = box.delegate {

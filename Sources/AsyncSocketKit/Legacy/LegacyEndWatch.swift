@@ -1,5 +1,5 @@
-// What a QueueSocket under legacy semantics (RunLoopSocket's queue core) keeps to decide when the
-// peer's end closes it (QueueSocket+Legacy.swift): the legacy rule needs to know whether callbacks
+// What a queue-core connection (QueueCoreSocket.swift) keeps to decide when the peer's end closes
+// it: the legacy rule needs to know whether callbacks
 // sent before the end are still on their way to the loop, so the end travels there as a probe and
 // comes back behind them.
 struct LegacyEndWatch {

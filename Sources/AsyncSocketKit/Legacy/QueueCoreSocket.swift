@@ -1,0 +1,288 @@
+import AsyncSocketCore
+import Dispatch
+import Foundation
+
+// The connection of RunLoopSocket's queue core: a QueueSocket (its dispatch sources, timers, connect
+// race and the connection driver) with the run-loop socket's rules where GCD's differ. Its callbacks
+// are handed to the loop's batch on the socket queue (QueueCoreBridge, QueueCoreBackend.deliver)
+// instead of the delegate queue; the peer's end waits for a probe to travel to the loop behind the
+// callbacks sent before it (reads those callbacks queue may still want the bytes); an error close
+// keeps the unread bytes, the descriptor and the addresses for willDisconnect (LegacyErrorClose); a
+// listener hands its children to the loop without a hop. QueueSocket's own code knows none of this:
+// it calls the hooks overridden here.
+final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
+    // @unchecked Sendable: as QueueSocket; `lastErrorClose` is behind a `Lock`, `coreBridge` is
+    // touched on the socket queue only.
+
+    /// The bridge of the backend that adopted this socket: the frequent callbacks and timeout
+    /// questions go to it directly.
+    weak var coreBridge: QueueCoreBridge?
+    /// What decides when the peer's end closes the socket.
+    var legacyEnd = LegacyEndWatch()
+    /// What the last error close kept for willDisconnect (unread bytes, the still-open descriptor,
+    /// the addresses): set on the socket queue before the disconnect callback is handed over, taken
+    /// by it without waiting for the socket queue (a sync there from thousands of callbacks at once
+    /// starved libdispatch's thread pool).
+    let lastErrorClose = Lock<LegacyErrorClose?>(nil)
+
+    override package var semantics: Semantics { .legacy }
+
+    // MARK: Callbacks go to the loop
+
+    /// Callbacks are handed to the delegate (a bridge, which only queues them for the loop and never
+    /// blocks) here, on the socket queue, and counted for the end-of-stream probe.
+    override func notify(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
+        guard let delegate = storedDelegate, storedDelegateQueue != nil else { return }
+        legacyEnd.callbacksSent &+= 1
+        body(delegate)
+    }
+
+    /// The callback goes into the loop's batch as it is (no closure, no delegate method to turn it
+    /// back from).
+    override func handOver(_ callback: ConnectionCallback) {
+        guard let coreBridge else { return super.handOver(callback) }
+        legacyEnd.callbacksSent &+= 1
+        coreBridge.deliver(callback)
+    }
+
+    /// The question travels to the loop with the callbacks and its answer comes back to the socket
+    /// queue: no thread waits for it.
+    override func askForMoreTime(
+        _ direction: TransferDirection, _ query: TimeoutQuery, reply: @escaping @Sendable (TimeInterval) -> Void
+    ) {
+        guard let coreBridge else { return super.askForMoreTime(direction, query, reply: reply) }
+        legacyEnd.callbacksSent &+= 1
+        coreBridge.askTimeout(direction, query, reply: reply)
+    }
+
+    // MARK: The peer's end
+
+    /// A zero estimate is the end or a reset, and after a hang-up libdispatch will not fire again: a
+    /// waiting read reads on until the transport says which (legacy reports a reset as the POSIX
+    /// error, and still delivers what came before it).
+    override func readSourceMetEnd() {
+        guard case .read = engine.currentRead else { return super.readSourceMetEnd() }
+        legacyEnd.readsToEnd = true
+        readableHint = true
+        doReadData()
+    }
+
+    /// After a zero estimate, reads go on without the source (it will not fire again).
+    override func waitForBytes() {
+        guard legacyEnd.readsToEnd else { return super.waitForBytes() }
+        readableHint = true
+        async { [self] in doReadData() }
+    }
+
+    /// The loop's close watch saw the peer's FIN, or the read source reported the end.
+    override var endNoticedWithoutRead: Bool { legacyEnd.peerFinished || legacyEnd.readsToEnd }
+
+    /// A reset is the POSIX error it is (pending in SO_ERROR when no read consumed it), as the native
+    /// engine reports it; a clean end is `closed` (a nil error for the legacy delegate).
+    override var endOfStreamError: any Error {
+        let code = fd >= 0 ? SocketOps.pendingError(fd) : 0
+        return code == 0 ? QueueSocketError(.closed) : SystemError.posix(code, "read")
+    }
+
+    /// Sends the probe the way callbacks go: handed over here, on the socket queue, behind the
+    /// callbacks sent before it (one at a time).
+    override func confirmEndBehindCallbacks() {
+        suspendReadSource()
+        guard legacyEnd.probeMark == nil else { return }
+        guard let probe = legacyEnd.probe else {
+            return closeWithError(endOfStreamError)
+        }
+        legacyEnd.probeMark = legacyEnd.callbacksSent
+        probe(stateIndex)
+    }
+
+    /// The probe is back from the loop (after the callbacks sent before it, and after the reads those
+    /// callbacks queued).
+    func legacyProbeReturned(stateIndex index: Int) {
+        async { [self] in
+            guard index == stateIndex, started, connected, let mark = legacyEnd.probeMark else { return }
+            legacyEnd.probeMark = nil
+            peerEnded(callbacksInFlight: mark != legacyEnd.callbacksSent)
+        }
+    }
+
+    /// The peer closed its side, as seen by the backend's own watch on the loop (once: the watch
+    /// stops; when the read queue next runs dry, the socket remembers and ends).
+    func peerClosedWhileIdle() {
+        async { [self] in
+            guard connected, !tlsHandshaking else { return }
+            legacyEnd.peerFinished = true
+            if case .read = engine.currentRead {
+                readableHint = true
+                doReadData()
+            } else {
+                // Bytes sent before the close may still wait in the kernel: the end is the
+                // transport's to report, when a read meets it.
+                peerEnded()
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    /// An error close keeps what willDisconnect needs: the unread bytes, and the descriptor (closed
+    /// when the record is released) and addresses the getters answer meanwhile.
+    override func closing(with error: (any Error)?) -> Bool {
+        guard error != nil, fd >= 0 else { return false }
+        engine.prepareErrorClose()
+        let unread: Data
+        if let tls, isSecured {
+            unread = engine.collectUnreadData(from: tls)
+        } else {
+            unread = engine.collectUnreadData(from: self)
+        }
+        let keepsDescriptor = descriptorCloser != nil
+        let record = LegacyErrorClose(
+            unread: unread, descriptor: keepsDescriptor ? fd : -1, peer: connectedSocketAddress,
+            local: localSocketAddress, closer: keepsDescriptor ? descriptorCloser : nil)
+        lastErrorClose.withLock { $0 = record }
+        return keepsDescriptor
+    }
+
+    override func didTearDown() {
+        legacyEnd.reset()
+    }
+
+    /// What the last error close kept for willDisconnect, handed over once; from any thread, without
+    /// waiting for the socket queue.
+    func takeErrorClose() -> LegacyErrorClose? {
+        lastErrorClose.withLock { record in
+            defer { record = nil }
+            return record
+        }
+    }
+
+    // MARK: Accepting
+
+    /// The child is a queue-core socket too, handed to the loop here, on the socket queue, through
+    /// the listener's bridge (it only queues the hand-over), and watched only once that is on its
+    /// way: a close it meets then travels behind the hand-over, to the child that adopts it.
+    override func accepted(_ child: Int32, from address: SocketAddress) {
+        guard let bridge = storedDelegate as? QueueCoreBridge else {
+            return AcceptWithoutDelegate.reject(
+                child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "RunLoopSocket")
+        }
+        let newSocket = QueueCoreSocket(
+            delegate: bridge, delegateQueue: bridge.queue, resolver: resolver, logger: logger)
+        newSocket.adoptAccepted(child, unix: unixListenPath != nil, watching: false)
+        bridge.socket(self, didAcceptNewSocket: newSocket)
+        newSocket.startWatchingAccepted()
+    }
+
+    // MARK: Adoption and the loop's calls
+
+    /// Joins `bridge`'s backend (before it starts, or on the loop for an accepted socket):
+    /// `peerEndedProbe` carries an end-of-stream probe (its argument) to the loop, where it must call
+    /// ``legacyProbeReturned(stateIndex:)``; it is called on the socket queue. The bridge becomes the
+    /// delegate in the same step, so no callback takes the old path after it and overtakes one sent
+    /// before.
+    func adopt(
+        by bridge: QueueCoreBridge, preBuffering: Bool, peerEndedProbe: @escaping @Sendable (Int) -> Void
+    ) {
+        sync {
+            storedDelegate = bridge
+            storedDelegateQueue = bridge.queue
+            coreBridge = bridge
+            legacyEnd.probe = peerEndedProbe
+            engine.configuration.prebuffering = preBuffering
+        }
+    }
+
+    /// Queues a read from the legacy socket's loop and runs the dequeue it leads to before returning,
+    /// on the calling thread when the socket queue is idle (no thread hop per read). Its callbacks
+    /// still reach the legacy delegate on a later pass of the loop, never inside this call.
+    func legacyRead(_ request: ReadRequest) {
+        sync {
+            guard started else { return debug("read dropped: the socket is not started") }
+            if let rejection = engine.enqueueRead(request) {
+                return debug("read ignored: \(rejection)")
+            }
+            maybeDequeueRead()
+        }
+    }
+
+    /// Queues a write from the legacy socket's loop, as ``legacyRead(_:)`` does a read, and starts it.
+    func legacyWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
+        sync {
+            guard started else { return debug("write dropped: the socket is not started") }
+            if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
+                return debug("write ignored: \(rejection)")
+            }
+            maybeDequeueWrite()
+        }
+    }
+
+    /// Queues a write from the legacy socket's loop without starting it: the writes the loop queues
+    /// after the first of a pass start together before it next polls (``legacyFlushWrites()``), in
+    /// one gathered send, as the native engine's do.
+    func legacyEnqueueWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
+        sync {
+            guard started else { return debug("write dropped: the socket is not started") }
+            if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
+                debug("write ignored: \(rejection)")
+            }
+        }
+    }
+
+    /// Starts the writes ``legacyEnqueueWrite(_:timeout:tag:)`` queued (those behind the current
+    /// one join its batch).
+    func legacyFlushWrites() {
+        sync { maybeDequeueWrite() }
+    }
+
+    /// Turns prebuffering on (legacy `enablePreBuffering`).
+    func enablePreBufferingForLegacy() {
+        sync { engine.configuration.prebuffering = true }
+    }
+
+    /// Connects `socket` (made, and possibly bound, by the caller, who has shown it to
+    /// onSocketWillConnect) to `address`.
+    func connect(socket: Int32, to address: SocketAddress, timeout: TimeInterval) throws {
+        try sync {
+            guard storedDelegate != nil, storedDelegateQueue != nil, !started else {
+                throw QueueSocketError(.badConfig, "Attempting to connect while connected or without a delegate")
+            }
+            engine.reset()
+            let driver = makeConnectDriver([address], local: nil)
+            try driver.adopt(socket, connectingTo: address, on: self)
+            stateIndex += 1
+            phase = .connecting(driver)
+            if timeout >= 0 {
+                let index = stateIndex
+                connectTimer = armDispatchTimer(connectTimer, after: timeout) { socket in
+                    guard index == socket.stateIndex, !socket.connected else { return }
+                    socket.closeWithError(QueueSocketError(.connectTimeout))
+                }
+            }
+        }
+    }
+
+    /// Whether nothing is queued or in progress (legacy `canSafelySetDelegate`).
+    var isIdleForLegacy: Bool { sync { engine.isIdle } }
+
+    /// The current read's and write's progress (legacy progress methods).
+    var legacyProgress: (read: TransferProgress, write: TransferProgress) {
+        sync { (engine.readProgress, engine.writeProgress) }
+    }
+
+    /// The descriptor being connected or connected (legacy `socketFD`), from any thread.
+    var legacySocketFD: Int32 {
+        sync { fd >= 0 ? fd : connectDriver?.connectingFD ?? listenFDs.first ?? -1 }
+    }
+
+    /// The IPv4 and IPv6 descriptors (legacy `socket4FD`/`socket6FD`).
+    var legacyFamilyFDs: (v4: Int32, v6: Int32) {
+        sync {
+            if fd >= 0 {
+                let address = connectedSocketAddress
+                return (address?.isIPv4 == true ? fd : -1, address?.isIPv6 == true ? fd : -1)
+            }
+            return (socket4, socket6)
+        }
+    }
+}
