@@ -57,26 +57,16 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     }
 
     func connectToHost(_ host: String, port: UInt16, timeout: TimeInterval) throws {
-        try checkCanStart("connect")
+        try checkCanStart("connect", started: started)
         try askWillConnect()
         start(host: host, port: port)
     }
 
     func connectToAddress(_ address: Data, viaInterface interface: Data?, timeout: TimeInterval) throws {
-        try checkCanStart("connect")
+        try checkCanStart("connect", started: started)
         let (remote, _) = try Self.connectAddresses(address, interface: interface)
         try askWillConnect()
         start(host: remote.host ?? "", port: remote.port)
-    }
-
-    private func checkCanStart(_ verb: String) throws {
-        guard owner?.delegateForCallbacks != nil else {
-            throw AsyncSocketUsageError("Attempting to \(verb) without a delegate. Set a delegate first.")
-        }
-        guard !started else {
-            throw AsyncSocketUsageError(
-                "Attempting to \(verb) while connected or accepting connections. Disconnect first.")
-        }
     }
 
     /// onSocketWillConnect, inside the connect call as in the original; `false` cancels.

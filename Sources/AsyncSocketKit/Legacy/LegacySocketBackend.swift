@@ -66,6 +66,18 @@ extension LegacySocketBackend {
 }
 
 extension LegacySocketBackend {
+    /// Throws the usage error a connect or accept (`verb`) meets without a delegate, or on a socket
+    /// already `started`.
+    package func checkCanStart(_ verb: String, started: Bool) throws {
+        guard owner?.delegateForCallbacks != nil else {
+            throw AsyncSocketUsageError("Attempting to \(verb) without a delegate. Set a delegate first.")
+        }
+        guard !started else {
+            throw AsyncSocketUsageError(
+                "Attempting to \(verb) while connected or accepting connections. Disconnect first.")
+        }
+    }
+
     /// The remote address and optional interface of `connectToAddress`, or the legacy error naming
     /// which of the two is not IPv4 or IPv6.
     package static func connectAddresses(_ addressData: Data, interface interfaceData: Data?) throws -> (

@@ -13,7 +13,7 @@ struct NativeListening {
 }
 extension NativeSocketBackend {
     func acceptOnInterface(_ interface: String?, port: UInt16) throws {
-        try checkCanStart("accept")
+        try checkCanStart("accept", started: started)
         engine.reset()
         let (address4, address6) = try Self.listenAddresses(interface, port: port)
         let sockets: (v4: Int32?, v6: Int32?)

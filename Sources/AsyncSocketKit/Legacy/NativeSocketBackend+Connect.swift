@@ -18,16 +18,6 @@ struct NativeConnecting {
 }
 
 extension NativeSocketBackend {
-    func checkCanStart(_ verb: String) throws {
-        guard owner?.delegate != nil else {
-            throw AsyncSocketUsageError("Attempting to \(verb) without a delegate. Set a delegate first.")
-        }
-        guard !started else {
-            throw AsyncSocketUsageError(
-                "Attempting to \(verb) while connected or accepting connections. Disconnect first.")
-        }
-    }
-
     static func invalidHostReason(_ host: String) -> String? {
         if host.isEmpty { return "the host name is empty" }
         if host.utf8.contains(0) { return "the host name contains a NUL byte" }
@@ -36,7 +26,7 @@ extension NativeSocketBackend {
     }
 
     func connectToHost(_ host: String, port: UInt16, timeout: TimeInterval) throws {
-        try checkCanStart("connect")
+        try checkCanStart("connect", started: started)
         if let reason = Self.invalidHostReason(host) {
             throw SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
         }
@@ -60,7 +50,7 @@ extension NativeSocketBackend {
     }
 
     func connectToAddress(_ addressData: Data, viaInterface interfaceData: Data?, timeout: TimeInterval) throws {
-        try checkCanStart("connect")
+        try checkCanStart("connect", started: started)
         let (address, interface) = try Self.connectAddresses(addressData, interface: interfaceData)
         engine.reset()
         let socket = try Self.makeConnectingSocket(for: address, boundTo: interface)

@@ -9,7 +9,7 @@ extension QueueCoreBackend {
     // MARK: Accepting (2.5)
 
     func acceptOnInterface(_ interface: String?, port: UInt16) throws {
-        try checkCanStart("accept")
+        try checkCanStart("accept", started: started)
         let socket = makeQueueSocket()
         do {
             try socket.accept(onInterface: Self.queueInterface(for: interface, port: port), port: port)
@@ -64,7 +64,7 @@ extension QueueCoreBackend {
     // MARK: Connecting (2.2–2.4)
 
     func connectToHost(_ host: String, port: UInt16, timeout: TimeInterval) throws {
-        try checkCanStart("connect")
+        try checkCanStart("connect", started: started)
         if let reason = NativeSocketBackend.invalidHostReason(host) {
             throw SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
         }
@@ -85,7 +85,7 @@ extension QueueCoreBackend {
     }
 
     func connectToAddress(_ addressData: Data, viaInterface interfaceData: Data?, timeout: TimeInterval) throws {
-        try checkCanStart("connect")
+        try checkCanStart("connect", started: started)
         let (address, interface) = try Self.connectAddresses(addressData, interface: interfaceData)
         let descriptor = try Self.makeConnectingSocket(for: address, boundTo: interface)
         loop = EventRunLoop.current
@@ -114,16 +114,6 @@ extension QueueCoreBackend {
     private static func legacyStartError(_ error: any Error) -> AsyncSocketError {
         let underlying = error as NSError
         return AsyncSocketError(.socketError, message: underlying.localizedDescription, underlying: underlying)
-    }
-
-    private func checkCanStart(_ verb: String) throws {
-        guard owner?.delegate != nil else {
-            throw AsyncSocketUsageError("Attempting to \(verb) without a delegate. Set a delegate first.")
-        }
-        guard !started else {
-            throw AsyncSocketUsageError(
-                "Attempting to \(verb) while connected or accepting connections. Disconnect first.")
-        }
     }
 
     private func start(on loop: EventRunLoop, as phase: QueueCorePhase) {

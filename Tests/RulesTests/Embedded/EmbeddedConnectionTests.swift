@@ -10,6 +10,16 @@ import Testing
 // TLS played by the peer, misuse answered with errors, and — side by side with a loopback
 // connection — the same trace as the native engine for the same script.
 
+/// A recorder and an embedded connection to 127.0.0.1:7, connected (its connect passes have run).
+private func connectedClient() throws -> (Recorder, EmbeddedConnection) {
+    let recorder = Recorder()
+    let connection = EmbeddedConnection(delegate: recorder)
+    recorder.name(connection.socket, "client")
+    try connection.socket.connectToHost("127.0.0.1", onPort: 7)
+    connection.runPendingPasses()
+    return (recorder, connection)
+}
+
 /// A line-echo delegate script: read a line, answer it with "<line>!", read the next.
 private func echoLines(_ recorder: Recorder) {
     recorder.onConnect = { socket in
@@ -96,12 +106,8 @@ struct EmbeddedConnectionTests {
 
     @Test("read timeouts run on the virtual clock; an extension moves the deadline")
     func readTimeout() throws {
-        let recorder = Recorder()
+        let (recorder, connection) = try connectedClient()
         recorder.readTimeoutAnswers = [3]
-        let connection = EmbeddedConnection(delegate: recorder)
-        recorder.name(connection.socket, "client")
-        try connection.socket.connectToHost("127.0.0.1", onPort: 7)
-        connection.runPendingPasses()
         connection.socket.readData(toLength: 4, withTimeout: 5, tag: 9)
         connection.runPendingPasses()
         try connection.send("ab")
@@ -124,11 +130,7 @@ struct EmbeddedConnectionTests {
 
     @Test("a reset closes with the POSIX error")
     func reset() throws {
-        let recorder = Recorder()
-        let connection = EmbeddedConnection(delegate: recorder)
-        recorder.name(connection.socket, "client")
-        try connection.socket.connectToHost("127.0.0.1", onPort: 7)
-        connection.runPendingPasses()
+        let (recorder, connection) = try connectedClient()
         try connection.resetFromPeer()
         #expect(
             recorder.events("client").suffix(2) == [
@@ -138,11 +140,7 @@ struct EmbeddedConnectionTests {
 
     @Test("a limited send buffer: a partial write, then its completion once the peer reads")
     func backPressure() throws {
-        let recorder = Recorder()
-        let connection = EmbeddedConnection(delegate: recorder)
-        recorder.name(connection.socket, "client")
-        try connection.socket.connectToHost("127.0.0.1", onPort: 7)
-        connection.runPendingPasses()
+        let (recorder, connection) = try connectedClient()
         try connection.limitSending(to: 2)
         connection.socket.write(Data("hello".utf8), withTimeout: -1, tag: 1)
         connection.runPendingPasses()
@@ -155,11 +153,7 @@ struct EmbeddedConnectionTests {
 
     @Test("startTLS waits for the peer's handshake; reads behind the marker run after didSecure")
     func tlsPlayedByThePeer() throws {
-        let recorder = Recorder()
-        let connection = EmbeddedConnection(delegate: recorder)
-        recorder.name(connection.socket, "client")
-        try connection.socket.connectToHost("127.0.0.1", onPort: 7)
-        connection.runPendingPasses()
+        let (recorder, connection) = try connectedClient()
         connection.socket.startTLS(nil)
         connection.socket.readData(toLength: 2, withTimeout: -1, tag: 4)
         try connection.send("ok")
@@ -172,17 +166,13 @@ struct EmbeddedConnectionTests {
 
     @Test("disconnectAfterWriting closes once the writes are out; a reconnect from didDisconnect works")
     func disconnectAfterAndReconnect() throws {
-        let recorder = Recorder()
-        let connection = EmbeddedConnection(delegate: recorder)
-        recorder.name(connection.socket, "client")
+        let (recorder, connection) = try connectedClient()
         var reconnected = false
         recorder.onDisconnect = { socket in
             guard !reconnected else { return }
             reconnected = true
             #expect(throws: Never.self) { try socket.connectToHost("127.0.0.2", onPort: 8) }
         }
-        try connection.socket.connectToHost("127.0.0.1", onPort: 7)
-        connection.runPendingPasses()
         connection.socket.write(Data("bye".utf8), withTimeout: -1, tag: 1)
         connection.socket.disconnectAfterWriting()
         connection.runPendingPasses()

@@ -14,12 +14,7 @@ struct QueueResetTests {
         var unreported = 0
         for _ in 0..<200 {
             let listener = try RawListener()
-            let recorder = QueueRecorder()
-            let socket = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
-            recorder.name(socket, "client")
-            try socket.connect(toHost: "127.0.0.1", onPort: listener.port)
-            let peer = try #require(listener.accept())
-            #expect(recorder.wait { !recorder.events("client").isEmpty })
+            let (recorder, socket, peer) = try connectedClient(to: listener)
             socket.readData(toLength: 100, withTimeout: -1, tag: 1)
             peer.reset()
             let reported = recorder.wait(timeout: 5) {
@@ -42,12 +37,7 @@ struct QueueResetTests {
     func resetNoticedBySource() throws {
         for readWaiting in [false, true] {
             let listener = try RawListener()
-            let recorder = QueueRecorder()
-            let socket = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
-            recorder.name(socket, "client")
-            try socket.connect(toHost: "127.0.0.1", onPort: listener.port)
-            let peer = try #require(listener.accept())
-            #expect(recorder.wait { !recorder.events("client").isEmpty })
+            let (recorder, socket, peer) = try connectedClient(to: listener)
             if readWaiting {
                 socket.readData(toLength: 100, withTimeout: -1, tag: 1)
                 peer.send("ab")
@@ -61,4 +51,15 @@ struct QueueResetTests {
             socket.disconnect()
         }
     }
+}
+
+/// A QueueSocket client connected to `listener`, its recorder, and the accepted raw peer.
+private func connectedClient(to listener: RawListener) throws -> (QueueRecorder, QueueSocket, RawPeer) {
+    let recorder = QueueRecorder()
+    let socket = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
+    recorder.name(socket, "client")
+    try socket.connect(toHost: "127.0.0.1", onPort: listener.port)
+    let peer = try #require(listener.accept())
+    #expect(recorder.wait { !recorder.events("client").isEmpty })
+    return (recorder, socket, peer)
 }
