@@ -145,21 +145,12 @@ package final class EngineHarness {
     package func read(
         _ kind: ReadKind, buffer: NSMutableData? = nil, offset: Int = 0, timeout: TimeInterval = -1, tag: Int = 0
     ) -> String? {
-        let rejection = engine.enqueueRead(
-            ReadRequest(kind: kind, buffer: buffer, bufferOffset: offset, timeout: timeout, tag: tag))
-        if rejection == nil {
-            scheduleReadDequeue()
-        }
-        return rejection
+        read(ReadRequest(kind: kind, buffer: buffer, bufferOffset: offset, timeout: timeout, tag: tag))
     }
 
     @discardableResult
     package func write(_ bytes: [UInt8], timeout: TimeInterval = -1, tag: Int = 0) -> String? {
-        let rejection = engine.enqueueWrite(Data(bytes), timeout: timeout, tag: tag)
-        if rejection == nil {
-            scheduleWriteDequeue()
-        }
-        return rejection
+        write(Data(bytes), timeout: timeout, tag: tag)
     }
 
     /// Queues a TLS marker; returns why it was ignored (GCD: a second call, or after disconnectAfter…).

@@ -10,9 +10,11 @@ import Testing
 // TLS played by the peer, misuse answered with errors, and — side by side with a loopback
 // connection — the same trace as the native engine for the same script.
 
-/// A recorder and an embedded connection to 127.0.0.1:7, connected (its connect passes have run).
-private func connectedClient() throws -> (Recorder, EmbeddedConnection) {
+/// A recorder (given `script` before the connect) and an embedded connection to 127.0.0.1:7,
+/// connected (its connect passes have run).
+private func connectedClient(script: (Recorder) -> Void = { _ in }) throws -> (Recorder, EmbeddedConnection) {
     let recorder = Recorder()
+    script(recorder)
     let connection = EmbeddedConnection(delegate: recorder)
     recorder.name(connection.socket, "client")
     try connection.socket.connectToHost("127.0.0.1", onPort: 7)
@@ -49,12 +51,7 @@ struct EmbeddedConnectionTests {
 
     @Test("a line protocol: reads to CRLF, replies, and the peer's close with unread bytes")
     func lineEcho() throws {
-        let recorder = Recorder()
-        echoLines(recorder)
-        let connection = EmbeddedConnection(delegate: recorder)
-        recorder.name(connection.socket, "client")
-        try connection.socket.connectToHost("127.0.0.1", onPort: 7)
-        connection.runPendingPasses()
+        let (recorder, connection) = try connectedClient(script: echoLines)
         try connection.send("one\r\ntwo\r\nthr")
         #expect(try connection.takeReceived() == Data("one!\r\ntwo!\r\n".utf8))
         try connection.closeFromPeer()
@@ -74,12 +71,7 @@ struct EmbeddedConnectionTests {
         // The embedded run first; how many events each chunk led to tells the loopback run when a
         // chunk has been taken in full before the next is sent (so the kernel does not merge them).
         let (embedded, checkpoints) = try await onNewThread { () -> ([Recorder.Event], [Int]) in
-            let recorder = Recorder()
-            echoLines(recorder)
-            let connection = EmbeddedConnection(delegate: recorder)
-            recorder.name(connection.socket, "client")
-            try connection.socket.connectToHost("127.0.0.1", onPort: 7)
-            connection.runPendingPasses()
+            let (recorder, connection) = try connectedClient(script: echoLines)
             var checkpoints: [Int] = []
             for chunk in script {
                 try connection.send(chunk)
