@@ -20,7 +20,7 @@ import Logging
 /// connection.runPendingPasses()          // didConnectToHost; the delegate queues a read
 /// try connection.send("HELLO\r\n")       // the peer sends; the read completes
 /// let reply = try connection.takeReceived()
-/// try connection.advance(by: 30)         // a read timeout falls due
+/// connection.advance(by: 30)             // a read timeout falls due
 /// ```
 ///
 /// Every call runs on the calling thread and returns once the socket has nothing left to do now:
