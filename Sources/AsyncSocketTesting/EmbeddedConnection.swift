@@ -23,8 +23,10 @@ import Logging
 /// connection.advance(by: 30)             // a read timeout falls due
 /// ```
 ///
-/// Every call runs on the calling thread and returns once the socket has nothing left to do now:
-/// the passes it queued have run. Connects always succeed (any host name, no lookup); listening is
+/// Every call of an `EmbeddedConnection` runs on the calling thread and returns once the socket has
+/// nothing left to do now: the passes it queued have run. Calls on the socket itself (a connect, a
+/// read, a write) queue their passes as on a loop; ``runPendingPasses()`` or the next peer action
+/// runs them. Connects always succeed (any host name, no lookup); listening is
 /// not supported (``RunLoopSocket/acceptOnInterface(_:port:)`` throws). TLS is played by the peer: a
 /// `startTLS` marker waits for ``finishHandshake()``, which reports `onSocketDidSecure`; no bytes are
 /// encrypted. ``RunLoopSocket/moveToRunLoop(_:)`` returns `false` (there is no loop) and the socket
