@@ -144,7 +144,7 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     }
 
     private func answerTimeout(_ direction: TransferDirection, _ query: TimeoutQuery) -> TimeInterval {
-        guard started, let owner = retainedOwner ?? owner, let delegate = owner.delegateForCallbacks else { return 0 }
+        guard let owner = closeOwner, let delegate = owner.delegateForCallbacks else { return 0 }
         switch direction {
         case .read:
             return delegate.onSocket(
@@ -156,7 +156,7 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     }
 
     private func report(_ body: (any RunLoopSocketDelegate, RunLoopSocket) -> Void) {
-        guard started, let owner = retainedOwner ?? owner, let delegate = owner.delegateForCallbacks else { return }
+        guard let owner = closeOwner, let delegate = owner.delegateForCallbacks else { return }
         body(delegate, owner)
     }
 
@@ -182,6 +182,7 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
         closeWithLegacyError(harness.closeFailure?.legacyError(tlsError: nil))
     }
 
+    /// The public socket callbacks name: the kept one while started (no callback comes otherwise).
     var closeOwner: RunLoopSocket? { started ? retainedOwner ?? owner : nil }
     var closeGeneration: Int { generation }
 
