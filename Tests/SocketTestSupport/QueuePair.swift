@@ -6,12 +6,21 @@ package struct QueueServer {
     package let recorder = QueueRecorder()
     package let socket: QueueSocket
 
-    package init(interface: String? = "127.0.0.1", ipv4: Bool = true, ipv6: Bool = true) throws {
+    /// Listens on `interface`; `belowEphemeralRange` picks a port the kernel will not hand to another
+    /// socket once this one closes (see `listenBelowEphemeralRange`), otherwise the kernel picks one.
+    package init(
+        interface: String? = "127.0.0.1", ipv4: Bool = true, ipv6: Bool = true, belowEphemeralRange: Bool = false
+    ) throws {
         socket = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
         recorder.name(socket, "server")
         socket.isIPv4Enabled = ipv4
         socket.isIPv6Enabled = ipv6
-        try socket.accept(onInterface: interface, port: 0)
+        if belowEphemeralRange {
+            let socket = socket
+            _ = try listenBelowEphemeralRange { try socket.accept(onInterface: interface, port: $0) }
+        } else {
+            try socket.accept(onInterface: interface, port: 0)
+        }
     }
 
     package var port: UInt16 { socket.localPort }

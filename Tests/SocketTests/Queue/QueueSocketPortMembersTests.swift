@@ -110,8 +110,7 @@ struct QueueSocketPortMembersTests {
             })
         var server: QueueSocket? = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
         recorder.name(server!, "server")
-        try server!.accept(onInterface: "127.0.0.1", port: 0)
-        let port = server!.localPort
+        let port = try listenBelowEphemeralRange { try server!.accept(onInterface: "127.0.0.1", port: $0) }
         let eventsBefore = recorder.events("client").count
         client = nil
         server = nil
