@@ -68,6 +68,12 @@ uint64_t ask_monotonic_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static _Thread_local uintptr_t current_socket_queue;
+
+uintptr_t ask_current_socket_queue(void) { return current_socket_queue; }
+
+void ask_set_current_socket_queue(uintptr_t queue) { current_socket_queue = queue; }
+
 int ask_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
 int ask_epoll_watch_close(int epoll_fd, int fd, uint64_t token) {

@@ -58,7 +58,7 @@ extension QueueSocket: DescriptorConnection {
     /// accounted for, see `flushGatheredWrites()` in WritePasses.swift).
     package func dequeueNextWrite() {
         if !gather.isAccounting {
-            async { [self] in maybeDequeueWrite() }
+            socketQueue.async { [self] in onSocketQueue { maybeDequeueWrite() } }
         }
     }
 

@@ -78,23 +78,27 @@ extension QueueSocket: ByteTransport {
 
     /// Queues `data` for writing; the data is kept, not copied.
     public func write(_ data: Data, withTimeout timeout: TimeInterval, tag: Int) {
-        async { [self] in
-            guard started else { return debug("write dropped: the socket is not started") }
-            if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
-                return debug("write ignored: \(rejection)")
+        socketQueue.async { [self] in
+            onSocketQueue {
+                guard started else { return debug("write dropped: the socket is not started") }
+                if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
+                    return debug("write ignored: \(rejection)")
+                }
+                maybeDequeueWrite()
             }
-            maybeDequeueWrite()
         }
     }
 
     func enqueue(_ request: ReadRequest) {
         let request = SendableRequest(request: request)
-        async { [self] in
-            guard started else { return debug("read dropped: the socket is not started") }
-            if let rejection = engine.enqueueRead(request.request) {
-                return debug("read ignored: \(rejection)")
+        socketQueue.async { [self] in
+            onSocketQueue {
+                guard started else { return debug("read dropped: the socket is not started") }
+                if let rejection = engine.enqueueRead(request.request) {
+                    return debug("read ignored: \(rejection)")
+                }
+                maybeDequeueRead()
             }
-            maybeDequeueRead()
         }
     }
 
@@ -131,8 +135,12 @@ extension QueueSocket: ByteTransport {
     func setUpSources() {
         let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: socketQueue)
         let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: socketQueue)
-        read.setEventHandler { [weak self] in self?.readSourceFired() }
-        write.setEventHandler { [weak self] in self?.writeSourceFired() }
+        read.setEventHandler { [weak self] in
+            if let self { onSocketQueue { readSourceFired() } }
+        }
+        write.setEventHandler { [weak self] in
+            if let self { onSocketQueue { writeSourceFired() } }
+        }
         let descriptor = fd
         // Three holders: both sources' cancel handlers, and the close (tearDown, or whoever
         // `closing(with:)` handed the descriptor to).
@@ -249,7 +257,7 @@ extension QueueSocket: ByteTransport {
         let timer = DispatchSource.makeTimerSource(queue: socketQueue)
         let handler = TimerHandler(fired)
         timer.setEventHandler { [weak self] in
-            if let self { handler.fired(self) }
+            if let self { onSocketQueue { handler.fired(self) } }
         }
         timer.schedule(deadline: .distantFuture)
         timer.activate()

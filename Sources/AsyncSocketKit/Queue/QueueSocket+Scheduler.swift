@@ -6,7 +6,7 @@ extension QueueSocket: SocketScheduler {
     func watch(_ fd: Int32, for kind: WatchKind, _ fired: @escaping (QueueSocket) -> Void) throws -> DispatchWatch {
         let handler = TimerHandler(fired)
         return try DispatchWatch(fd, for: kind, on: socketQueue) { [weak self] in
-            if let self { handler.fired(self) }
+            if let self { onSocketQueue { handler.fired(self) } }
         }
     }
 

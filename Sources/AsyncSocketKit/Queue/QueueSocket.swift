@@ -2,6 +2,7 @@ import AsyncSocketCore
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 /// The modern queue-based socket, modelled on GCDAsyncSocket, on the same engine as ``RunLoopSocket``.
 ///
@@ -20,7 +21,15 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: every stored variable is touched only on the socket queue (public calls
     // go through `sync`/`async`); the rest is `let`.
     let socketQueue: DispatchQueue
-    private let queueKey = DispatchSpecificKey<Bool>()
+    /// How the calling thread knows it runs `socketQueue` (QueueSocket+SocketQueue.swift): the
+    /// queue's identity in a per-thread mark, and a queue-specific value where the mark is not enough.
+    let socketQueueIdentity: UInt
+    let queueKey = DispatchSpecificKey<Bool>()
+    /// Whether `socketQueue` came from the user (who may run blocks of their own on it): then the
+    /// queue-specific value marks it too.
+    let socketQueueIsUsers: Bool
+    /// Whether ``markSocketQueueTargetQueue(_:)`` was ever called.
+    let marksTargetQueues = Atomic<Bool>(false)
     package let logger: Logger?
     let resolver: HostResolver?
 
@@ -78,11 +87,12 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         resolver: HostResolver? = nil, logger: Logger? = nil
     ) {
         socketQueue = DispatchQueue(label: "GCDAsyncSocket")
+        socketQueueIdentity = UInt(bitPattern: ObjectIdentifier(socketQueue))
+        socketQueueIsUsers = false
         self.logger = logger
         self.resolver = resolver
         storedDelegate = delegate
         storedDelegateQueue = delegateQueue
-        socketQueue.setSpecific(key: queueKey, value: true)
     }
 
     /// A socket whose state lives on `socketQueue` (`initWithDelegate:delegateQueue:socketQueue:`).
@@ -95,11 +105,15 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
             throw QueueSocketError(.badConfig, "The socket queue must be serial, not a global concurrent queue")
         }
         self.socketQueue = socketQueue ?? DispatchQueue(label: "GCDAsyncSocket")
+        socketQueueIdentity = UInt(bitPattern: ObjectIdentifier(self.socketQueue))
+        socketQueueIsUsers = socketQueue != nil
         self.logger = logger
         self.resolver = resolver
         storedDelegate = delegate
         storedDelegateQueue = delegateQueue
-        self.socketQueue.setSpecific(key: queueKey, value: true)
+        if socketQueueIsUsers {
+            self.socketQueue.setSpecific(key: queueKey, value: true)
+        }
     }
 
     /// A socket without a delegate whose state lives on `socketQueue` (`initWithSocketQueue:`); set
@@ -118,31 +132,6 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// "com.apple.root.…" (each `DispatchQueue.global()` call returns a new wrapper object).
     static func isGlobalQueue(_ queue: DispatchQueue) -> Bool {
         queue.label.hasPrefix("com.apple.root.")
-    }
-
-    // MARK: Running on the socket queue
-
-    var isOnSocketQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == true }
-
-    /// Runs `body` on the socket queue and waits (inline when already there).
-    func sync<T>(_ body: () throws -> T) rethrows -> T {
-        isOnSocketQueue ? try body() : try socketQueue.sync(execute: body)
-    }
-
-    /// Queues `body` on the socket queue.
-    func async(_ body: @escaping @Sendable () -> Void) {
-        socketQueue.async(execute: body)
-    }
-
-    /// Makes calls from `queue` (which targets the socket queue) run inline instead of deadlocking
-    /// (`markSocketQueueTargetQueue:`).
-    public func markSocketQueueTargetQueue(_ queue: DispatchQueue) {
-        queue.setSpecific(key: queueKey, value: true)
-    }
-
-    /// Undoes ``markSocketQueueTargetQueue(_:)``.
-    public func unmarkSocketQueueTargetQueue(_ queue: DispatchQueue) {
-        queue.setSpecific(key: queueKey, value: nil)
     }
 
     // MARK: Delegate

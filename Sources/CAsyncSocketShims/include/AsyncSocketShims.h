@@ -63,4 +63,10 @@ int ask_errno(void);
 /// CLOCK_MONOTONIC in nanoseconds.
 uint64_t ask_monotonic_ns(void);
 
+/// The socket queue whose work the calling thread is running (an opaque identity; 0 when none).
+uintptr_t ask_current_socket_queue(void);
+
+/// Sets what ask_current_socket_queue returns on the calling thread.
+void ask_set_current_socket_queue(uintptr_t queue);
+
 #endif
