@@ -63,7 +63,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "FuzzTargets", dependencies: ["AsyncSocketCore", "EngineTestSupport"]),
+        .target(name: "FuzzTargets", dependencies: ["AsyncSocketCore", "COpenSSL", "EngineTestSupport"]),
         .target(name: "MigrationScanner"),
         // The engine alone, timed and its allocations counted: it needs the engine's package-only API,
         // so it lives in this package (the other benchmarks, with their peers, in Benchmarks/).

@@ -1,4 +1,5 @@
 import Foundation
+import SocketTestSupport
 
 /// `asyncsocket echo-server` or `chat-server` with `arguments`, listening on 127.0.0.1 on a port of
 /// its choosing; stopped when the value goes away.

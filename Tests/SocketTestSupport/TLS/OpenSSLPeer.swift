@@ -1,30 +1,14 @@
 import Foundation
 
 /// An `openssl s_server` or `s_client` process for the other end of a TLS test, with its output
-/// collected as it arrives. Every wait has a deadline; the process is killed when the peer goes away.
-package final class OpenSSLPeer: @unchecked Sendable {
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let condition = NSCondition()
-    private var collected = Data()
+/// collected as it arrives (a ``ChildProcess``). Every wait has a deadline; the process is stopped
+/// when the peer goes away.
+package final class OpenSSLPeer: Sendable {
+    private let child: ChildProcess
 
-    /// Starts `openssl` with `arguments` (stdout and stderr together).
+    /// Starts `openssl` with `arguments`.
     package init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            condition.withLock {
-                collected.append(data)
-                condition.broadcast()
-            }
-        }
-        try process.run()
+        child = try ChildProcess(path: "/usr/bin/openssl", arguments)
     }
 
     /// `openssl s_server` on a port of its choosing (its "ACCEPT [::]:PORT" line tells).
@@ -40,59 +24,38 @@ package final class OpenSSLPeer: @unchecked Sendable {
         return (peer, port)
     }
 
-    deinit {
-        output.fileHandleForReading.readabilityHandler = nil
-        kill()
-    }
-
-    /// SIGKILL, then reap: a child started from a test thread inherits that thread's signal mask, in
-    /// which SIGTERM may be blocked.
-    private func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// Everything the process printed so far.
+    /// Everything the process printed so far: its standard output, then its standard error.
     package var text: String {
-        condition.withLock { String(decoding: collected, as: UTF8.self) }
+        child.output + child.errorOutput
     }
 
     /// Waits until the output contains `needle` or `timeout` passes.
     @discardableResult
     package func wait(for needle: String, timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !String(decoding: collected, as: UTF8.self).contains(needle) {
-            if !condition.wait(until: deadline) { return String(decoding: collected, as: UTF8.self).contains(needle) }
-        }
-        return true
+        child.wait(for: needle, timeout: timeout)
     }
 
     /// Sends `text` to the process's standard input.
     package func send(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
+        child.send(text)
     }
 
     /// Closes its standard input.
     package func closeInput() {
-        try? input.fileHandleForWriting.close()
+        child.closeInput()
     }
 
     /// Ends the process now (for servers, which never end by themselves).
     package func stop() {
-        kill()
+        child.stop()
     }
 
-    /// Waits for the process to end, killing it after `timeout`.
+    /// Waits for the process to end, stopping it after `timeout`.
     package func finish(timeout: TimeInterval = 5) {
         closeInput()
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning && Date() < deadline {
-            condition.withLock { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05)) }
+        if child.waitForExit(timeout: timeout) == nil {
+            child.stop()
         }
-        kill()
     }
 }
 

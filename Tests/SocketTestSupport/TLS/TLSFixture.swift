@@ -113,20 +113,11 @@ package struct TLSFixture: Sendable {
     }
 
     private func openssl(_ arguments: String...) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let child = try ChildProcess(tool: "openssl", arguments, directory: directory)
+        guard let status = child.waitForExit(timeout: 60), status == 0 else {
+            child.stop()
             throw Failure(
-                description: "openssl \(arguments.joined(separator: " ")) failed: "
-                    + String(decoding: message, as: UTF8.self))
+                description: "openssl \(arguments.joined(separator: " ")) failed: \(child.errorOutput)")
         }
     }
 

@@ -4,19 +4,24 @@ import Foundation
 /// `asyncsocket` command) or a tool such as python3 — with its standard output and standard error
 /// collected as they arrive by a thread of its own (``ChildOutput``). Every wait has a deadline; the
 /// process is stopped, by its id, when the object goes away.
-final class ChildProcess: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+package final class ChildProcess: @unchecked Sendable {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
-    let pid: pid_t
+    package let pid: pid_t
     private var inputFD: Int32
     /// Held by the collecting thread too (not the process object, so dropping it stops the process).
     private let collected = ChildOutput()
 
-    /// Starts the program at `path` with `arguments` (see `spawn` for what it inherits).
-    init(path: String, _ arguments: [String]) throws {
-        let (pid, input, output, errors) = try Self.spawn(path: path, arguments: arguments)
+    /// Starts the program at `path` with `arguments`, in `directory` when given (see `spawn` for what
+    /// it inherits).
+    package init(path: String, _ arguments: [String], directory: String? = nil) throws {
+        let (pid, input, output, errors) = try Self.spawn(path: path, arguments: arguments, directory: directory)
         self.pid = pid
         inputFD = input
         let collected = collected
@@ -24,13 +29,13 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Starts the product `name` of this package from the build directory the tests run from.
-    convenience init(built name: String, _ arguments: [String]) throws {
+    package convenience init(built name: String, _ arguments: [String]) throws {
         try self.init(path: try Self.builtProduct(name), arguments)
     }
 
-    /// Starts `tool` from the PATH through /usr/bin/env.
-    convenience init(tool: String, _ arguments: [String]) throws {
-        try self.init(path: "/usr/bin/env", [tool] + arguments)
+    /// Starts `tool` from the PATH through /usr/bin/env, in `directory` when given.
+    package convenience init(tool: String, _ arguments: [String], directory: String? = nil) throws {
+        try self.init(path: "/usr/bin/env", [tool] + arguments, directory: directory)
     }
 
     deinit {
@@ -40,7 +45,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The executable `name` beside the test binary (or up to three folders above it, where the
     /// build directory's `debug` link points).
-    static func builtProduct(_ name: String) throws -> String {
+    package static func builtProduct(_ name: String) throws -> String {
         let testBinary =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
@@ -55,25 +60,25 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Everything written to standard output so far.
-    var output: String { collected.texts.output }
+    package var output: String { collected.texts.output }
 
     /// Everything written to standard error so far.
-    var errorOutput: String { collected.texts.errors }
+    package var errorOutput: String { collected.texts.errors }
 
     /// Waits until `holds` is true for (standard output, standard error) or `timeout` passes.
     @discardableResult
-    func wait(timeout: TimeInterval = 10, until holds: (String, String) -> Bool) -> Bool {
+    package func wait(timeout: TimeInterval = 10, until holds: (String, String) -> Bool) -> Bool {
         collected.wait(timeout: timeout) { output, errors, _ in holds(output, errors) }
     }
 
     /// Waits until standard output or standard error contains `needle`.
     @discardableResult
-    func wait(for needle: String, timeout: TimeInterval = 10) -> Bool {
+    package func wait(for needle: String, timeout: TimeInterval = 10) -> Bool {
         wait(timeout: timeout) { $0.contains(needle) || $1.contains(needle) }
     }
 
     /// The first complete line of standard output containing `needle`, once there is one.
-    func line(containing needle: String, timeout: TimeInterval = 10) -> String? {
+    package func line(containing needle: String, timeout: TimeInterval = 10) -> String? {
         var found: String?
         wait(timeout: timeout) { output, _ in
             found = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -85,7 +90,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The number after "port " in the first output line containing `needle` (a server's
     /// announcement).
-    func port(announcedBy needle: String, timeout: TimeInterval = 10) -> UInt16? {
+    package func port(announcedBy needle: String, timeout: TimeInterval = 10) -> UInt16? {
         guard let line = line(containing: needle, timeout: timeout), let range = line.range(of: "port ") else {
             return nil
         }
@@ -93,7 +98,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Writes `text` to the process's standard input.
-    func send(_ text: String) {
+    package func send(_ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count && inputFD >= 0 {
@@ -104,7 +109,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Closes the process's standard input.
-    func closeInput() {
+    package func closeInput() {
         if inputFD >= 0 {
             close(inputFD)
             inputFD = -1
@@ -113,13 +118,13 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The exit status (128 + the signal for a process killed by one) once the process has ended
     /// and its output is collected, or `nil` if it is still running after `timeout`.
-    func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+    package func waitForExit(timeout: TimeInterval = 10) -> Int32? {
         collected.wait(timeout: timeout) { _, _, status in status != nil }
         return collected.status
     }
 
     /// Ends the process if it still runs: SIGTERM, then SIGKILL after two seconds.
-    func stop() {
+    package func stop() {
         guard collected.status == nil else { return }
         kill(pid, SIGTERM)
         if waitForExit(timeout: 2) == nil {
