@@ -162,6 +162,13 @@ package final class SocketEngine {
         }
     }
 
+    /// Whether a write dequeue now could do anything: start a write or a TLS marker, or the disconnect
+    /// after writing. When it could not, a dequeue the face would schedule for later may be skipped:
+    /// whatever queues a write (or asks for the disconnect) dequeues by itself.
+    package var writeDequeueMayAct: Bool {
+        currentWrite == nil && (!gathered.isEmpty || !writeQueue.isEmpty || disconnectsAfterWriting)
+    }
+
     /// Makes the next queued write current.
     func dequeueWrite() -> DequeueResult {
         if currentWrite != nil {

@@ -55,9 +55,11 @@ extension QueueSocket: DescriptorConnection {
     }
 
     /// The next write is dequeued asynchronously, as GCD does (after a gathered batch has been
-    /// accounted for, see `flushGatheredWrites()` in WritePasses.swift).
+    /// accounted for, see `flushGatheredWrites()` in WritePasses.swift), when there is one: a dequeue
+    /// with nothing to start would only wake a thread (on the queue core, one that then holds the
+    /// socket queue while the loop wants it for the next read).
     package func dequeueNextWrite() {
-        if !gather.isAccounting {
+        if !gather.isAccounting && engine.writeDequeueMayAct {
             socketQueue.async { [self] in onSocketQueue { maybeDequeueWrite() } }
         }
     }
