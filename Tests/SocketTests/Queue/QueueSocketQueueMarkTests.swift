@@ -20,6 +20,19 @@ struct QueueSocketQueueMarkTests {
         return done.wait(timeout: .now() + 10) == .success
     }
 
+    /// Whether calls made from a block on `queue` reach `socket` inline: its descriptor answers there
+    /// and a synchronous getter returns (no deadlock) with the right value.
+    private func callsInline(to socket: QueueSocket, from queue: DispatchQueue) -> Bool {
+        let seen = Ref<(fd: Int32, port: UInt16)>((-1, 0))
+        let finished = finishes {
+            queue.sync {
+                seen.value.fd = socket.socket4FD
+                seen.value.port = socket.localPort
+            }
+        }
+        return finished && seen.value.fd >= 0 && seen.value.port == socket.localPort
+    }
+
     private func listening(_ socket: QueueSocket) throws {
         socket.isIPv6Enabled = false
         try socket.accept(onInterface: "127.0.0.1", port: 0)
@@ -62,16 +75,7 @@ struct QueueSocketQueueMarkTests {
         let queue = DispatchQueue(label: "socket-and-delegate")
         let socket = try QueueSocket(delegate: recorder, delegateQueue: queue, socketQueue: queue)
         try listening(socket)
-        let seen = Ref<(fd: Int32, port: UInt16)>((-1, 0))
-        #expect(
-            finishes {
-                queue.sync {
-                    seen.value.fd = socket.socket4FD
-                    seen.value.port = socket.localPort
-                }
-            })
-        #expect(seen.value.fd >= 0)
-        #expect(seen.value.port == socket.localPort)
+        #expect(callsInline(to: socket, from: queue))
         socket.disconnect()
     }
 
@@ -84,19 +88,11 @@ struct QueueSocketQueueMarkTests {
             socketQueue: DispatchQueue(label: "socket", target: target))
         try listening(socket)
         socket.markSocketQueueTargetQueue(target)
-        let seen = Ref<(fd: Int32, port: UInt16, unmarkedFD: Int32)>((-1, 0, 0))
-        #expect(
-            finishes {
-                target.sync {
-                    seen.value.fd = socket.socket4FD
-                    seen.value.port = socket.localPort
-                }
-            })
-        #expect(seen.value.fd >= 0)
-        #expect(seen.value.port == socket.localPort)
+        #expect(callsInline(to: socket, from: target))
         socket.unmarkSocketQueueTargetQueue(target)
-        target.sync { seen.value.unmarkedFD = socket.socket4FD }
-        #expect(seen.value.unmarkedFD == -1)
+        let unmarkedFD = Ref<Int32>(0)
+        target.sync { unmarkedFD.value = socket.socket4FD }
+        #expect(unmarkedFD.value == -1)
         socket.disconnect()
     }
 }
