@@ -197,23 +197,13 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     /// on the calling thread when the socket queue is idle (no thread hop per read). Its callbacks
     /// still reach the legacy delegate on a later pass of the loop, never inside this call.
     func legacyRead(_ request: ReadRequest) {
-        sync {
-            guard started else { return debug("read dropped: the socket is not started") }
-            if let rejection = engine.enqueueRead(request) {
-                return debug("read ignored: \(rejection)")
-            }
-            maybeDequeueRead()
-        }
+        sync { enqueueOperation("read", { engine.enqueueRead(request) }) { maybeDequeueRead() } }
     }
 
     /// Queues a write from the legacy socket's loop, as ``legacyRead(_:)`` does a read, and starts it.
     func legacyWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
         sync {
-            guard started else { return debug("write dropped: the socket is not started") }
-            if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
-                return debug("write ignored: \(rejection)")
-            }
-            maybeDequeueWrite()
+            enqueueOperation("write", { engine.enqueueWrite(data, timeout: timeout, tag: tag) }) { maybeDequeueWrite() }
         }
     }
 
@@ -221,12 +211,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     /// after the first of a pass start together before it next polls (``legacyFlushWrites()``), in
     /// one gathered send, as the native engine's do.
     func legacyEnqueueWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
-        sync {
-            guard started else { return debug("write dropped: the socket is not started") }
-            if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
-                debug("write ignored: \(rejection)")
-            }
-        }
+        sync { enqueueOperation("write", { engine.enqueueWrite(data, timeout: timeout, tag: tag) }) {} }
     }
 
     /// Starts the writes ``legacyEnqueueWrite(_:timeout:tag:)`` queued (those behind the current

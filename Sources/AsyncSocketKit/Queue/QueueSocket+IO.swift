@@ -80,11 +80,9 @@ extension QueueSocket: ByteTransport {
     public func write(_ data: Data, withTimeout timeout: TimeInterval, tag: Int) {
         socketQueue.async { [self] in
             onSocketQueue {
-                guard started else { return debug("write dropped: the socket is not started") }
-                if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
-                    return debug("write ignored: \(rejection)")
+                enqueueOperation("write", { engine.enqueueWrite(data, timeout: timeout, tag: tag) }) {
+                    maybeDequeueWrite()
                 }
-                maybeDequeueWrite()
             }
         }
     }
@@ -93,13 +91,19 @@ extension QueueSocket: ByteTransport {
         let request = SendableRequest(request: request)
         socketQueue.async { [self] in
             onSocketQueue {
-                guard started else { return debug("read dropped: the socket is not started") }
-                if let rejection = engine.enqueueRead(request.request) {
-                    return debug("read ignored: \(rejection)")
-                }
-                maybeDequeueRead()
+                enqueueOperation("read", { engine.enqueueRead(request.request) }) { maybeDequeueRead() }
             }
         }
+    }
+
+    /// On the socket queue: queues a read or write (`enqueue` answers why it refused it, or `nil`) and
+    /// runs the dequeue it may start; before the socket is started it is dropped.
+    func enqueueOperation(_ kind: String, _ enqueue: () -> String?, thenDequeue dequeue: () -> Void) {
+        guard started else { return debug("\(kind) dropped: the socket is not started") }
+        if let rejection = enqueue() {
+            return debug("\(kind) ignored: \(rejection)")
+        }
+        dequeue()
     }
 
     // MARK: Progress
