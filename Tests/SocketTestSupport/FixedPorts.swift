@@ -19,13 +19,12 @@ package func listenBelowEphemeralRange(_ listen: (UInt16) throws -> Void) throws
     let upper = max(ephemeralPortFloor(), 2048)
     let lower = upper / 2
     var port = UInt16.random(in: lower..<upper)
-    for attempt in 1...64 {
-        do {
-            try listen(port)
+    for _ in 1..<64 {
+        if (try? listen(port)) != nil {
             return port
-        } catch  where attempt < 64 {
-            port = port + 1 < upper ? port + 1 : lower
         }
+        port = port + 1 < upper ? port + 1 : lower
     }
-    preconditionFailure("unreachable: the 64th failure is rethrown")
+    try listen(port)
+    return port
 }
