@@ -8,9 +8,10 @@ import Dispatch
 // closes, about a fifth of the server's time when connections are short (Benchmarks/QUEUE-CORE.md).
 // So everything the socket runs on its queue goes through `onSocketQueue`, which marks the calling
 // thread with the queue's identity for the duration (`sync`, `async`, the sources' and timers'
-// handlers, and the per-operation paths that queue work themselves). A queue the socket made is marked only so; a
-// queue the user gave may also run the user's own blocks (it may be the delegate queue), so it keeps
-// the queue-specific value too, as do the queues named by ``markSocketQueueTargetQueue(_:)``.
+// handlers, and the per-operation paths that queue work themselves). A queue the socket made is
+// marked only so; a queue the user gave may also run the user's own blocks (it may be the delegate
+// queue), so it keeps the queue-specific value too, as do the queues named by
+// ``markSocketQueueTargetQueue(_:)``.
 extension QueueSocket {
     var isOnSocketQueue: Bool {
         if ask_current_socket_queue() == socketQueueIdentity {
