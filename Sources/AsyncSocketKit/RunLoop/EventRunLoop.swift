@@ -362,9 +362,11 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     /// the blocks queued before it began, FIFO) run back to back, and descriptors and timers are
     /// polled, without waiting, after at most this many passes or this much time since the last poll,
     /// whichever comes first. So a timer or a ready descriptor waits at most ~200 µs (plus one pass)
-    /// behind a socket that keeps scheduling work, and a busy loop makes one epoll_wait per 16 passes
-    /// instead of one per pass.
-    static let passesBetweenPolls = 16
+    /// behind a socket that keeps scheduling work. The writes a pass gathers go out before the loop
+    /// polls, so the budget also decides how many echoed lines share one send: a budget of 16 passes
+    /// sent one per ~17 lines, and waking the peer for each cost a third of a line echo's time
+    /// (Benchmarks/PROFILE.md). The time decides now; the count only bounds a run of empty passes.
+    static let passesBetweenPolls = 1024
     static let nanosecondsBetweenPolls: UInt64 = 200_000
 
     /// Whether the mode holds nothing: no source or timer, no worker keep-alive, no block queued for it
