@@ -1,19 +1,10 @@
-import DequeModule
 import Foundation
 
-// The I/O-free heart of both sockets: it decides what every read and write does with the bytes
-// the transport gives and takes, and nothing else does. It never calls read(2)/write(2), never
-// reads a clock and never touches a thread. A driver runs passes in a pull style:
-//
-//     engine.beginReadPass(transportReadable: true)
-//     loop: switch engine.nextReadStep()
-//           case .read(into: buffer): recv into buffer, then engine.transportRead(result)
-//           case .finished(result):   report result (partial, completion, failure)
-//
-// and carries out what dequeues return (arm a timer, start TLS, disconnect). Callbacks are reported
-// only at the end of a pass, so a delegate that re-enters the socket always finds the engine in a
-// consistent state. Bytes are copied once: from the transport into the read's storage (or into the
-// prebuffer, for reads to a separator with prebuffering on) and from the prebuffer into a read.
+// The engine a driver holds: one `EngineCore` value (EngineCore.swift, where every decision is) in a
+// class, so the socket and its passes share it. Each call below is one access to that value, checked
+// for exclusivity at run time once; inside, the core works on itself inout, checked at compile time.
+// Reached field by field on a class, the same work cost a run-time check per field, about a quarter
+// of a line echo's time (Benchmarks/PROFILE.md).
 package final class SocketEngine {
     /// Per-socket settings.
     package struct Configuration {
@@ -30,511 +21,186 @@ package final class SocketEngine {
         }
     }
 
-    package var configuration: Configuration
-    private var readQueue = Deque<QueuedRead>()
-    var writeQueue = Deque<QueuedWrite>()
-    /// Writes taken out of the queue behind the current one, for a gathered flush (see
-    /// SocketEngine+Gather.swift); each becomes current in turn.
-    var gathered = Deque<WriteItem>()
-    /// The bytes of the gathered writes (none of them has started).
-    var gatheredBytes = 0
-    package private(set) var currentRead: QueuedRead?
-    package internal(set) var currentWrite: QueuedWrite?
-    private var prebuffer = ByteBuffer()
-    package private(set) var forbidsReadsAndWrites = false
-    /// A TLS marker was queued on this connection.
-    package private(set) var tlsQueued = false
-    package private(set) var disconnectsAfterReading = false
-    package private(set) var disconnectsAfterWriting = false
-    /// The transport reported the end of the peer's data.
-    package private(set) var transportEnded = false
-    /// Bytes examined by separator searches (for the linear-cost benchmark).
-    package private(set) var scannedBytes = 0
-    /// The room a read of available bytes starts with: what the last one took, rounded up to a power
-    /// of two, between 2 KiB and 1 MiB. A small exchange allocates little; a stream gets large reads
-    /// (the item's buffer doubles while the transport keeps filling it), each byte read in place.
-    package private(set) var availableReadSize = 2048
-
-    private var readPass = ReadPassState()
-    private var writePass = WritePassState()
+    private var core: EngineCore
 
     package init(configuration: Configuration = Configuration()) {
-        self.configuration = configuration
+        core = EngineCore(configuration: configuration)
     }
 
-    // MARK: Queueing
+    package var configuration: Configuration {
+        get { core.configuration }
+        set { core.configuration = newValue }
+    }
+
+    // MARK: Queues
 
     /// Queues a read; returns why it was ignored, or `nil` when it was queued.
-    package func enqueueRead(_ request: ReadRequest) -> String? {
-        if forbidsReadsAndWrites {
-            return "reads are forbidden after disconnectAfter…"
-        }
-        if let rejection = request.rejection {
-            return rejection
-        }
-        readQueue.append(.read(ReadItem(request)))
-        return nil
-    }
+    package func enqueueRead(_ request: ReadRequest) -> String? { core.enqueueRead(request) }
 
     /// Queues a write of `data` (kept, not copied); returns why it was ignored, or `nil`.
     package func enqueueWrite(_ data: Data, timeout: TimeInterval, tag: Int) -> String? {
-        if forbidsReadsAndWrites {
-            return "writes are forbidden after disconnectAfter…"
-        }
-        if data.isEmpty {
-            return "the data is empty"
-        }
-        writeQueue.append(.write(WriteItem(data: data, timeout: timeout, tag: tag)))
-        return nil
+        core.enqueueWrite(data, timeout: timeout, tag: tag)
     }
 
-    /// Queues a TLS marker in both queues (not blocked by `disconnectAfter…`, as in the original).
-    /// Queues a TLS marker (`startTLS`); returns why it was ignored, or `nil` when it was queued.
-    /// Legacy queues one for every call, even after disconnectAfter…; GCD accepts one per connection,
-    /// and none once reads and writes are forbidden.
+    /// Queues a TLS marker (`startTLS`) in both queues; returns why it was ignored, or `nil`. Legacy
+    /// queues one for every call, even after disconnectAfter…; GCD accepts one per connection, and
+    /// none once reads and writes are forbidden.
     package func enqueueTLS(settings: Any, semantics: Semantics) -> String? {
-        if semantics == .gcd {
-            if forbidsReadsAndWrites {
-                return "startTLS is ignored after disconnectAfter…"
-            }
-            if tlsQueued {
-                return "startTLS was called already on this connection"
-            }
-        }
-        tlsQueued = true
-        let marker = TLSMarker(settings: settings)
-        readQueue.append(.tls(marker))
-        writeQueue.append(.tls(marker))
-        return nil
+        core.enqueueTLS(settings: settings, semantics: semantics)
     }
 
     /// Queued and current items, for `description` and `canSafelySetDelegate`.
-    package var queuedReadCount: Int { readQueue.count }
-    package var queuedWriteCount: Int { writeQueue.count + gathered.count }
-    package var isIdle: Bool {
-        readQueue.isEmpty && writeQueue.isEmpty && gathered.isEmpty && currentRead == nil && currentWrite == nil
-    }
+    package var queuedReadCount: Int { core.queuedReadCount }
+    package var queuedWriteCount: Int { core.queuedWriteCount }
+    package var isIdle: Bool { core.isIdle }
+    package var currentRead: QueuedRead? { core.currentRead }
+    package var currentWrite: QueuedWrite? { core.currentWrite }
 
     /// Bytes read ahead and not yet taken by a read.
-    package var prebufferedCount: Int { prebuffer.count }
+    package var prebufferedCount: Int { core.prebufferedCount }
 
-    // MARK: Disconnect-after rules (2.7)
+    // MARK: Flags
+
+    package var forbidsReadsAndWrites: Bool { core.forbidsReadsAndWrites }
+    /// A TLS marker was queued on this connection.
+    package var tlsQueued: Bool { core.tlsQueued }
+    package var disconnectsAfterReading: Bool { core.disconnectsAfterReading }
+    package var disconnectsAfterWriting: Bool { core.disconnectsAfterWriting }
+    /// The transport reported the end of the peer's data.
+    package var transportEnded: Bool { core.transportEnded }
+    /// Bytes examined by separator searches (for the linear-cost benchmark).
+    package var scannedBytes: Int { core.scannedBytes }
+    /// The room a read of available bytes starts with (see `EngineCore`).
+    package var availableReadSize: Int { core.availableReadSize }
+
+    // MARK: Disconnect-after rules
 
     /// Forbids further reads and writes and sets the after-flags; returns whether the condition
     /// already holds (the face then disconnects on a later pass, never inline).
     package func disconnectAfter(reading: Bool, writing: Bool) -> Bool {
-        forbidsReadsAndWrites = true
-        disconnectsAfterReading = disconnectsAfterReading || reading
-        disconnectsAfterWriting = disconnectsAfterWriting || writing
-        return disconnectConditionHolds
+        core.disconnectAfter(reading: reading, writing: writing)
     }
 
     /// Whether the after-flags ask for a disconnect now.
-    package var disconnectConditionHolds: Bool {
-        let readIdle = readQueue.isEmpty && currentRead == nil
-        let writeIdle = writeQueue.isEmpty && gathered.isEmpty && currentWrite == nil
-        if disconnectsAfterReading {
-            return readIdle && (!disconnectsAfterWriting || writeIdle)
-        }
-        if disconnectsAfterWriting {
-            return writeIdle
-        }
-        return false
-    }
+    package var disconnectConditionHolds: Bool { core.disconnectConditionHolds }
 
-    // MARK: Dequeueing
+    /// Whether a write dequeue now could do anything (see `EngineCore`).
+    package var writeDequeueMayAct: Bool { core.writeDequeueMayAct }
 
-    /// Makes the next queued read current.
-    func dequeueRead() -> DequeueResult {
-        if currentRead != nil {
-            return .busy
-        }
-        guard let next = readQueue.popFirst() else {
-            return disconnectsAfterReading && disconnectConditionHolds ? .disconnect : .empty
-        }
-        currentRead = next
-        switch next {
-        case .read(let item):
-            return .started(timeout: item.timeout >= 0 ? item.timeout : nil)
-        case .tls(let marker):
-            marker.readSideReached = true
-            return marker.writeSideReached ? .startTLS : .waitingForTLS
-        }
-    }
+    // MARK: Dequeues and follow-ups (Rules/PassFollowUp.swift)
 
-    /// Whether a write dequeue now could do anything: start a write or a TLS marker, or the disconnect
-    /// after writing. When it could not, a dequeue the face would schedule for later may be skipped:
-    /// whatever queues a write (or asks for the disconnect) dequeues by itself.
-    package var writeDequeueMayAct: Bool {
-        currentWrite == nil && (!gathered.isEmpty || !writeQueue.isEmpty || disconnectsAfterWriting)
-    }
+    /// Makes the next queued read current; `peerEnded`: the face knows the peer's data has ended.
+    package func nextRead(peerEnded: Bool) -> DequeueStep { core.nextRead(peerEnded: peerEnded) }
 
     /// Makes the next queued write current.
-    func dequeueWrite() -> DequeueResult {
-        if currentWrite != nil {
-            return .busy
-        }
-        if let item = gathered.popFirst() {
-            gatheredBytes -= item.data.count
-            currentWrite = .write(item)
-            return .started(timeout: item.timeout >= 0 ? item.timeout : nil)
-        }
-        guard let next = writeQueue.popFirst() else {
-            return disconnectsAfterWriting && disconnectConditionHolds ? .disconnect : .empty
-        }
-        currentWrite = next
-        switch next {
-        case .write(let item):
-            return .started(timeout: item.timeout >= 0 ? item.timeout : nil)
-        case .tls(let marker):
-            marker.writeSideReached = true
-            return marker.readSideReached ? .startTLS : .waitingForTLS
-        }
+    package func nextWrite() -> DequeueStep { core.nextWrite() }
+
+    /// What follows a read pass's `result` (asked after its callbacks were delivered).
+    package func followUp(after result: ReadPassResult, peerEnded: Bool = false) -> ReadFollowUp {
+        core.followUp(after: result, peerEnded: peerEnded)
     }
 
-    // MARK: Read passes (2.8)
+    /// What follows a write pass's `result` (asked after its callbacks were delivered).
+    package func followUp(after result: WritePassResult) -> WriteFollowUp { core.followUp(after: result) }
 
-    private enum ReadTarget {
-        case item
-        case prebuffer
+    /// The end-of-stream facts the engine knows; the face adds what only it knows.
+    package func endOfStreamFacts(
+        transportReadToEnd: Bool, callbacksInFlight: Bool = false, autoDisconnect: Bool = true,
+        readStreamReported: Bool = false
+    ) -> EndOfStreamFacts {
+        core.endOfStreamFacts(
+            transportReadToEnd: transportReadToEnd, callbacksInFlight: callbacksInFlight,
+            autoDisconnect: autoDisconnect, readStreamReported: readStreamReported)
     }
 
-    private struct ReadPassState {
-        var transportMayHaveBytes = false
-        var drained = false
-        var bytes = 0
-        var requested = 0
-        var target = ReadTarget.item
-        var failure: TransportFailure?
-        var foundSeparator = false
-    }
+    // MARK: Passes
 
     /// Starts a read pass; `transportReadable` says whether the transport may have bytes.
-    package func beginReadPass(transportReadable: Bool) {
-        readPass = ReadPassState()
-        readPass.transportMayHaveBytes = transportReadable && !transportEnded
-    }
+    package func beginReadPass(transportReadable: Bool) { core.beginReadPass(transportReadable: transportReadable) }
 
     /// The next step of the current read pass.
-    package func nextReadStep() -> ReadStep {
-        guard case .read(let item) = currentRead else {
-            return .finished(ReadPassResult(transportDrained: readPass.drained))
-        }
-        while readPass.failure == nil && !isFinished(item) && item.remainingAllowance > 0 {
-            if !prebuffer.isEmpty {
-                takeFromPrebuffer(into: item)
-                continue
-            }
-            guard readPass.transportMayHaveBytes else { break }
-            let space: UnsafeMutableRawBufferPointer
-            switch item.kind {
-            case .available:
-                space = item.writableSpace(minimum: availableReadSize, maximum: .max)
-                readPass.target = .item
-            case .length:
-                let remaining = item.remainingAllowance
-                space = item.writableSpace(minimum: remaining, maximum: remaining)
-                readPass.target = .item
-            case .separator(let separator, _):
-                if configuration.prebuffering {
-                    space = prebuffer.writableSpace(minimum: configuration.readChunk)
-                    readPass.target = .prebuffer
-                } else {
-                    let wanted = SeparatorSearch.bytesToNextPossibleEnd(of: separator, tail: item.bytes)
-                    space = item.writableSpace(minimum: wanted, maximum: wanted)
-                    readPass.target = .item
-                }
-            }
-            readPass.requested = space.count
-            return .read(into: space)
-        }
-        return .finished(finishReadPass(item))
-    }
+    package func nextReadStep() -> ReadStep { core.nextReadStep() }
 
     /// Reports what the transport did with the last `.read` step.
-    package func transportRead(_ result: TransportReadResult) {
-        guard case .read(let item) = currentRead else { return }
-        switch result {
-        case .bytes(let count):
-            switch readPass.target {
-            case .item:
-                item.didWrite(count)
-                readPass.bytes += count
-                if case .separator = item.kind, item.isComplete {
-                    readPass.foundSeparator = true
-                }
-            case .prebuffer:
-                prebuffer.didWrite(count)
-            }
-            if count < readPass.requested {
-                readPass.transportMayHaveBytes = false
-                readPass.drained = true
-            }
-        case .wouldBlock:
-            readPass.transportMayHaveBytes = false
-            readPass.drained = true
-        case .endOfStream:
-            transportEnded = true
-            readPass.transportMayHaveBytes = false
-        case .failed(let code):
-            readPass.transportMayHaveBytes = false
-            readPass.failure = .transport(code)
-        }
-    }
-
-    private func isFinished(_ item: ReadItem) -> Bool {
-        switch item.kind {
-        case .available: return item.remainingAllowance == 0
-        case .length: return item.remainingAllowance == 0
-        case .separator: return readPass.foundSeparator
-        }
-    }
-
-    private func takeFromPrebuffer(into item: ReadItem) {
-        let available = prebuffer.readable
-        let window = UnsafeRawBufferPointer(rebasing: available.prefix(item.remainingAllowance))
-        var taken = window.count
-        if case .separator(let separator, _) = item.kind,
-            let end = SeparatorSearch.end(of: separator, tail: item.bytes, new: window, scanned: &scannedBytes)
-        {
-            taken = end
-            readPass.foundSeparator = true
-        }
-        let piece = UnsafeRawBufferPointer(rebasing: window.prefix(taken))
-        if readPass.foundSeparator && item.canAdoptWhole {
-            item.adoptWhole(piece)
-        } else {
-            item.append(piece)
-        }
-        prebuffer.consume(taken)
-        readPass.bytes += taken
-    }
-
-    private func finishReadPass(_ item: ReadItem) -> ReadPassResult {
-        var result = ReadPassResult(transportDrained: readPass.drained)
-        let done: Bool
-        switch item.kind {
-        case .available: done = item.bytesDone > 0
-        case .length: done = item.remainingAllowance == 0
-        case .separator: done = readPass.foundSeparator
-        }
-        if done {
-            if case .available = item.kind {
-                availableReadSize = Self.availableReadSize(after: item.bytesDone)
-            }
-            result.completed = (item.finish(), item.tag)
-            currentRead = nil
-            prebuffer.releaseIfEmpty(above: 4 * configuration.readChunk)
-            result.failure = readPass.failure
-            return result
-        }
-        if readPass.bytes > 0, !isAvailableKind(item) {
-            result.partialLength = readPass.bytes
-            result.partialTag = item.tag
-        }
-        if let failure = readPass.failure {
-            result.failure = failure
-        } else if case .separator(_, let maxLength) = item.kind, maxLength > 0, item.bytesDone >= maxLength {
-            result.failure = .readMaxedOut
-        } else if transportEnded && prebuffer.isEmpty {
-            result.failure = .endOfStream
-        } else {
-            result.waitsForReadable = true
-        }
-        return result
-    }
-
-    private static func availableReadSize(after bytes: Int) -> Int {
-        var size = 2048
-        while size < bytes && size < 1 << 20 {
-            size <<= 1
-        }
-        return size
-    }
-
-    private func isAvailableKind(_ item: ReadItem) -> Bool {
-        if case .available = item.kind { return true }
-        return false
-    }
+    package func transportRead(_ result: TransportReadResult) { core.transportRead(result) }
 
     /// Records that the transport reached its end while no read was asking for bytes.
-    package func noteTransportEnded() {
-        transportEnded = true
-    }
-
-    // MARK: Write passes (2.9)
-
-    private struct WritePassState {
-        var transportMayAccept = false
-        var bytes = 0
-        var requested = 0
-        var failure: TransportFailure?
-    }
+    package func noteTransportEnded() { core.noteTransportEnded() }
 
     /// Starts a write pass; `transportWritable` says whether the transport may accept bytes.
-    package func beginWritePass(transportWritable: Bool) {
-        writePass = WritePassState()
-        writePass.transportMayAccept = transportWritable
-    }
+    package func beginWritePass(transportWritable: Bool) { core.beginWritePass(transportWritable: transportWritable) }
 
     /// The next step of the current write pass.
-    package func nextWriteStep() -> WriteStep {
-        guard case .write(let item) = currentWrite else {
-            return .finished(WritePassResult())
-        }
-        if writePass.failure == nil && !item.isComplete && writePass.transportMayAccept {
-            writePass.requested = item.data.count - item.bytesDone
-            return .write(item.data, offset: item.bytesDone)
-        }
-        var result = WritePassResult()
-        if item.isComplete {
-            result.completedTag = item.tag
-            currentWrite = nil
-            return .finished(result)
-        }
-        if writePass.bytes > 0 {
-            result.partialLength = writePass.bytes
-            result.partialTag = item.tag
-        }
-        result.failure = writePass.failure
-        result.waitsForWritable = writePass.failure == nil
-        return .finished(result)
-    }
+    package func nextWriteStep() -> WriteStep { core.nextWriteStep() }
 
     /// Reports what the transport did with the last `.write` step.
-    package func transportWrote(_ result: TransportWriteResult) {
-        guard case .write(let item) = currentWrite else { return }
-        switch result {
-        case .bytes(let count):
-            item.bytesDone += count
-            writePass.bytes += count
-            if count < writePass.requested {
-                writePass.transportMayAccept = false
-            }
-        case .wouldBlock:
-            writePass.transportMayAccept = false
-        case .failed(let code):
-            writePass.failure = .transport(code)
-        }
+    package func transportWrote(_ result: TransportWriteResult) { core.transportWrote(result) }
+
+    // MARK: Gathered writes (EngineCore+Gather.swift)
+
+    /// How many writes are gathered behind the current one.
+    package var gatheredCount: Int { core.gatheredCount }
+
+    /// Whether the next queued entry is a plain write (one a gathered flush would take).
+    package var nextQueuedIsWrite: Bool { core.nextQueuedIsWrite }
+
+    /// The gathered write at `index` (0: the one right behind the current write).
+    package func gatheredWrite(at index: Int) -> WriteItem { core.gatheredWrite(at: index) }
+
+    /// Moves writes queued behind the current plain write into its batch, within `itemLimit` writes
+    /// and `byteLimit` unsent bytes; returns the batch's unsent bytes (0: the current entry is not a
+    /// plain write).
+    @discardableResult
+    package func gatherQueuedWrites(byteLimit: Int, itemLimit: Int) -> Int {
+        core.gatherQueuedWrites(byteLimit: byteLimit, itemLimit: itemLimit)
     }
 
-    // MARK: Progress (1.11)
+    // MARK: Progress and timeouts
 
     /// The current read's progress; NaN and zeros when idle or at a TLS marker.
-    package var readProgress: TransferProgress {
-        guard case .read(let item) = currentRead else { return TransferProgress() }
-        var total = 0
-        if case .length(let length) = item.kind {
-            total = length
-        }
-        let fraction = total == 0 ? 1.0 : Double(item.bytesDone) / Double(total)
-        return TransferProgress(tag: item.tag, bytesDone: item.bytesDone, total: total, fraction: fraction)
-    }
-
+    package var readProgress: TransferProgress { core.readProgress }
     /// The current write's progress; NaN and zeros when idle or at a TLS marker.
-    package var writeProgress: TransferProgress {
-        guard case .write(let item) = currentWrite else { return TransferProgress() }
-        return TransferProgress(
-            tag: item.tag, bytesDone: item.bytesDone, total: item.data.count,
-            fraction: Double(item.bytesDone) / Double(item.data.count))
-    }
-
-    // MARK: Timeouts (2.10)
-
+    package var writeProgress: TransferProgress { core.writeProgress }
     /// What to ask the delegate when the current read's timer fires.
-    package var readTimeoutQuery: TimeoutQuery? {
-        guard case .read(let item) = currentRead else { return nil }
-        return TimeoutQuery(tag: item.tag, elapsed: item.timeout, bytesDone: item.bytesDone)
-    }
-
+    package var readTimeoutQuery: TimeoutQuery? { core.readTimeoutQuery }
     /// What to ask the delegate when the current write's timer fires.
-    package var writeTimeoutQuery: TimeoutQuery? {
-        guard case .write(let item) = currentWrite else { return nil }
-        return TimeoutQuery(tag: item.tag, elapsed: item.timeout, bytesDone: item.bytesDone)
-    }
+    package var writeTimeoutQuery: TimeoutQuery? { core.writeTimeoutQuery }
 
     /// Applies the delegate's answer: a positive extension is added to the stored timeout and
     /// returned (re-arm a timer of exactly that length); otherwise `nil` (the read times out).
     package func extendReadTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
-        guard extensionSeconds > 0, case .read(let item) = currentRead else { return nil }
-        item.timeout += extensionSeconds
-        return extensionSeconds
+        core.extendReadTimeout(by: extensionSeconds)
     }
 
     /// The write-side counterpart of ``extendReadTimeout(by:)``.
     package func extendWriteTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
-        guard extensionSeconds > 0, case .write(let item) = currentWrite else { return nil }
-        item.timeout += extensionSeconds
-        return extensionSeconds
+        core.extendWriteTimeout(by: extensionSeconds)
     }
 
-    // MARK: TLS markers (2.15)
+    // MARK: TLS markers
 
-    /// Both sides reached the current marker: retires nothing yet, hands over the marker's settings
-    /// and the bytes read ahead (they are the first ciphertext of the handshake).
-    package func beginTLS() -> (settings: Any, prebuffered: Data)? {
-        guard case .tls(let marker) = currentRead, case .tls(let other) = currentWrite, marker === other else {
-            return nil
-        }
-        return (marker.settings, prebuffer.takeData())
-    }
+    /// Both sides reached the current marker: hands over the marker's settings and the bytes read
+    /// ahead (the first ciphertext of the handshake).
+    package func beginTLS() -> (settings: Any, prebuffered: Data)? { core.beginTLS() }
 
     /// The handshake finished: both markers retire.
-    package func completeTLS() {
-        if case .tls = currentRead {
-            currentRead = nil
-        }
-        if case .tls = currentWrite {
-            currentWrite = nil
-        }
-    }
+    package func completeTLS() { core.completeTLS() }
 
-    // MARK: Closing and unread data (2.6, 2.11)
+    // MARK: Closing and unread data
 
     /// Starts an error close: the current read's bytes go in front of the prebuffer and both queues
     /// are emptied, so ``unreadData`` holds everything received and not delivered.
-    package func prepareErrorClose() {
-        if case .read(let item) = currentRead {
-            item.takePartialBytes(into: &prebuffer)
-        }
-        currentRead = nil
-        currentWrite = nil
-        readQueue.removeAll()
-        writeQueue.removeAll()
-        gathered.removeAll()
-        gatheredBytes = 0
-    }
+    package func prepareErrorClose() { core.prepareErrorClose() }
 
     /// Room to read more unread bytes from the transport into (appended after the prebuffer).
-    package func unreadSpace() -> UnsafeMutableRawBufferPointer {
-        prebuffer.writableSpace(minimum: 256)
-    }
+    package func unreadSpace() -> UnsafeMutableRawBufferPointer { core.unreadSpace() }
 
     /// Records `count` bytes read into ``unreadSpace()``.
-    package func unreadDidRead(_ count: Int) {
-        prebuffer.didWrite(count)
-    }
+    package func unreadDidRead(_ count: Int) { core.unreadDidRead(count) }
 
-    /// Everything received and not delivered: the current read's bytes, then the prebuffer (after
-    /// ``prepareErrorClose()``), then what was read with ``unreadSpace()``.
-    package var unreadData: Data {
-        prebuffer.copyData()
-    }
+    /// Everything received and not delivered (see ``prepareErrorClose()``).
+    package var unreadData: Data { core.unreadData }
 
     /// Drops the queues, the current items, the prebuffer and the after-flags; keeps the configuration.
-    package func reset() {
-        readQueue.removeAll()
-        writeQueue.removeAll()
-        gathered.removeAll()
-        gatheredBytes = 0
-        currentRead = nil
-        currentWrite = nil
-        prebuffer.removeAll()
-        prebuffer.releaseIfEmpty(above: 0)
-        forbidsReadsAndWrites = false
-        tlsQueued = false
-        disconnectsAfterReading = false
-        disconnectsAfterWriting = false
-        transportEnded = false
-    }
+    package func reset() { core.reset() }
 }

@@ -45,7 +45,7 @@ package enum DequeueStep: Equatable, Sendable {
     case endOfStream
 }
 
-extension SocketEngine {
+extension EngineCore {
     /// What follows `result` (asked after its callbacks were delivered). `peerEnded`: the face
     /// noticed the peer's end without the engine reading up to it (see ``nextRead(peerEnded:)``).
     package func followUp(after result: ReadPassResult, peerEnded: Bool = false) -> ReadFollowUp {
@@ -75,7 +75,7 @@ extension SocketEngine {
 
     /// Makes the next queued read current. `peerEnded`: the face knows the peer's data has ended
     /// (the engine's own ``transportEnded``, or an end the face noticed while no read waited).
-    package func nextRead(peerEnded: Bool) -> DequeueStep {
+    mutating func nextRead(peerEnded: Bool) -> DequeueStep {
         switch dequeueRead() {
         case .busy, .waitingForTLS: return .nothing
         case .empty: return peerEnded || transportEnded ? .endOfStream : .nothing
@@ -86,7 +86,7 @@ extension SocketEngine {
     }
 
     /// Makes the next queued write current.
-    package func nextWrite() -> DequeueStep {
+    mutating func nextWrite() -> DequeueStep {
         switch dequeueWrite() {
         case .busy: return .busy
         case .empty, .waitingForTLS: return .nothing

@@ -8,7 +8,7 @@ import Foundation
 // driver then accounts what was sent with ordinary write passes, item by item in FIFO order: a pass
 // completes the current write, `dequeueWrite` makes the next gathered write current (before any
 // still queued), and so on. A gathered write never completes before every write ahead of it.
-extension SocketEngine {
+extension EngineCore {
     /// How many writes are gathered behind the current one.
     package var gatheredCount: Int { gathered.count }
 
@@ -25,7 +25,7 @@ extension SocketEngine {
     /// `itemLimit` writes (the current one included) and its unsent bytes within `byteLimit`. Returns
     /// the batch's unsent bytes, or 0 when the current entry is not a plain write.
     @discardableResult
-    package func gatherQueuedWrites(byteLimit: Int, itemLimit: Int) -> Int {
+    mutating func gatherQueuedWrites(byteLimit: Int, itemLimit: Int) -> Int {
         guard case .write(let current) = currentWrite else { return 0 }
         var pending = current.data.count - current.bytesDone + gatheredBytes
         while gathered.count + 1 < itemLimit, pending < byteLimit, case .write(let next)? = writeQueue.first {
