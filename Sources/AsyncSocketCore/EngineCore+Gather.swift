@@ -27,7 +27,7 @@ extension EngineCore {
     @discardableResult
     mutating func gatherQueuedWrites(byteLimit: Int, itemLimit: Int) -> Int {
         guard case .write(let current) = currentWrite else { return 0 }
-        var pending = current.data.count - current.bytesDone + gatheredBytes
+        var pending = current.data.count - writeDone + gatheredBytes
         while gathered.count + 1 < itemLimit, pending < byteLimit, case .write(let next)? = writeQueue.first {
             writeQueue.removeFirst()
             gathered.append(next)

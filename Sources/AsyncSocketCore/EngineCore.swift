@@ -46,6 +46,12 @@ struct EngineCore: ~Copyable {
     /// (the item's buffer doubles while the transport keeps filling it), each byte read in place.
     var availableReadSize = 2048
 
+    /// The current read's progress (its bytes, its timeout with extensions).
+    private var reading = ReadState()
+    /// The current write's bytes sent, and its timeout with extensions.
+    private(set) var writeDone = 0
+    private var writeTimeout: TimeInterval = 0
+
     private var readPass = ReadPassState()
     private var writePass = WritePassState()
 
@@ -146,6 +152,7 @@ struct EngineCore: ~Copyable {
         currentRead = next
         switch next {
         case .read(let item):
+            reading.start(item)
             return .started(timeout: item.timeout >= 0 ? item.timeout : nil)
         case .tls(let marker):
             marker.readSideReached = true
@@ -168,6 +175,7 @@ struct EngineCore: ~Copyable {
         if let item = gathered.popFirst() {
             gatheredBytes -= item.data.count
             currentWrite = .write(item)
+            startWrite(item)
             return .started(timeout: item.timeout >= 0 ? item.timeout : nil)
         }
         guard let next = writeQueue.popFirst() else {
@@ -176,11 +184,17 @@ struct EngineCore: ~Copyable {
         currentWrite = next
         switch next {
         case .write(let item):
+            startWrite(item)
             return .started(timeout: item.timeout >= 0 ? item.timeout : nil)
         case .tls(let marker):
             marker.writeSideReached = true
             return marker.readSideReached ? .startTLS : .waitingForTLS
         }
+    }
+
+    private mutating func startWrite(_ item: WriteItem) {
+        writeDone = 0
+        writeTimeout = item.timeout
     }
 
     // MARK: Read passes (2.8)
@@ -211,7 +225,7 @@ struct EngineCore: ~Copyable {
         guard case .read(let item) = currentRead else {
             return .finished(ReadPassResult(transportDrained: readPass.drained))
         }
-        while readPass.failure == nil && !isFinished(item) && item.remainingAllowance > 0 {
+        while readPass.failure == nil && !isFinished(item) && reading.remainingAllowance(item) > 0 {
             if !prebuffer.isEmpty {
                 takeFromPrebuffer(into: item)
                 continue
@@ -220,19 +234,19 @@ struct EngineCore: ~Copyable {
             let space: UnsafeMutableRawBufferPointer
             switch item.kind {
             case .available:
-                space = item.writableSpace(minimum: availableReadSize, maximum: .max)
+                space = reading.writableSpace(item, minimum: availableReadSize, maximum: .max)
                 readPass.target = .item
             case .length:
-                let remaining = item.remainingAllowance
-                space = item.writableSpace(minimum: remaining, maximum: remaining)
+                let remaining = reading.remainingAllowance(item)
+                space = reading.writableSpace(item, minimum: remaining, maximum: remaining)
                 readPass.target = .item
             case .separator(let separator, _):
                 if configuration.prebuffering {
                     space = prebuffer.writableSpace(minimum: configuration.readChunk)
                     readPass.target = .prebuffer
                 } else {
-                    let wanted = SeparatorSearch.bytesToNextPossibleEnd(of: separator, tail: item.bytes)
-                    space = item.writableSpace(minimum: wanted, maximum: wanted)
+                    let wanted = SeparatorSearch.bytesToNextPossibleEnd(of: separator, tail: reading.bytes(item))
+                    space = reading.writableSpace(item, minimum: wanted, maximum: wanted)
                     readPass.target = .item
                 }
             }
@@ -249,9 +263,9 @@ struct EngineCore: ~Copyable {
         case .bytes(let count):
             switch readPass.target {
             case .item:
-                item.didWrite(count)
+                reading.didWrite(item, count)
                 readPass.bytes += count
-                if case .separator = item.kind, item.isComplete {
+                if case .separator = item.kind, reading.isComplete(item) {
                     readPass.foundSeparator = true
                 }
             case .prebuffer:
@@ -275,27 +289,28 @@ struct EngineCore: ~Copyable {
 
     private func isFinished(_ item: ReadItem) -> Bool {
         switch item.kind {
-        case .available: return item.remainingAllowance == 0
-        case .length: return item.remainingAllowance == 0
+        case .available: return reading.remainingAllowance(item) == 0
+        case .length: return reading.remainingAllowance(item) == 0
         case .separator: return readPass.foundSeparator
         }
     }
 
     private mutating func takeFromPrebuffer(into item: ReadItem) {
         let available = prebuffer.readable
-        let window = UnsafeRawBufferPointer(rebasing: available.prefix(item.remainingAllowance))
+        let window = UnsafeRawBufferPointer(rebasing: available.prefix(reading.remainingAllowance(item)))
         var taken = window.count
         if case .separator(let separator, _) = item.kind,
-            let end = SeparatorSearch.end(of: separator, tail: item.bytes, new: window, scanned: &scannedBytes)
+            let end = SeparatorSearch.end(
+                of: separator, tail: reading.bytes(item), new: window, scanned: &scannedBytes)
         {
             taken = end
             readPass.foundSeparator = true
         }
         let piece = UnsafeRawBufferPointer(rebasing: window.prefix(taken))
-        if readPass.foundSeparator && item.canAdoptWhole {
-            item.adoptWhole(piece)
+        if readPass.foundSeparator && reading.canAdoptWhole(item) {
+            reading.adoptWhole(piece)
         } else {
-            item.append(piece)
+            reading.append(item, piece)
         }
         prebuffer.consume(taken)
         readPass.bytes += taken
@@ -305,27 +320,27 @@ struct EngineCore: ~Copyable {
         var result = ReadPassResult(transportDrained: readPass.drained)
         let done: Bool
         switch item.kind {
-        case .available: done = item.bytesDone > 0
-        case .length: done = item.remainingAllowance == 0
+        case .available: done = reading.bytesDone > 0
+        case .length: done = reading.remainingAllowance(item) == 0
         case .separator: done = readPass.foundSeparator
         }
         if done {
             if case .available = item.kind {
-                availableReadSize = Self.availableReadSize(after: item.bytesDone)
+                availableReadSize = Self.availableReadSize(after: reading.bytesDone)
             }
-            result.completed = (item.finish(), item.tag)
+            result.completed = (reading.finish(item), item.tag)
             currentRead = nil
             prebuffer.releaseIfEmpty(above: 4 * configuration.readChunk)
             result.failure = readPass.failure
             return result
         }
-        if readPass.bytes > 0, !isAvailableKind(item) {
+        if readPass.bytes > 0, !item.isAvailableKind {
             result.partialLength = readPass.bytes
             result.partialTag = item.tag
         }
         if let failure = readPass.failure {
             result.failure = failure
-        } else if case .separator(_, let maxLength) = item.kind, maxLength > 0, item.bytesDone >= maxLength {
+        } else if case .separator(_, let maxLength) = item.kind, maxLength > 0, reading.bytesDone >= maxLength {
             result.failure = .readMaxedOut
         } else if transportEnded && prebuffer.isEmpty {
             result.failure = .endOfStream
@@ -341,11 +356,6 @@ struct EngineCore: ~Copyable {
             size <<= 1
         }
         return size
-    }
-
-    private func isAvailableKind(_ item: ReadItem) -> Bool {
-        if case .available = item.kind { return true }
-        return false
     }
 
     /// Records that the transport reached its end while no read was asking for bytes.
@@ -373,12 +383,13 @@ struct EngineCore: ~Copyable {
         guard case .write(let item) = currentWrite else {
             return .finished(WritePassResult())
         }
-        if writePass.failure == nil && !item.isComplete && writePass.transportMayAccept {
-            writePass.requested = item.data.count - item.bytesDone
-            return .write(item.data, offset: item.bytesDone)
+        let complete = writeDone == item.data.count
+        if writePass.failure == nil && !complete && writePass.transportMayAccept {
+            writePass.requested = item.data.count - writeDone
+            return .write(item.data, offset: writeDone)
         }
         var result = WritePassResult()
-        if item.isComplete {
+        if complete {
             result.completedTag = item.tag
             currentWrite = nil
             return .finished(result)
@@ -394,10 +405,10 @@ struct EngineCore: ~Copyable {
 
     /// Reports what the transport did with the last `.write` step.
     package mutating func transportWrote(_ result: TransportWriteResult) {
-        guard case .write(let item) = currentWrite else { return }
+        guard case .write = currentWrite else { return }
         switch result {
         case .bytes(let count):
-            item.bytesDone += count
+            writeDone += count
             writePass.bytes += count
             if count < writePass.requested {
                 writePass.transportMayAccept = false
@@ -418,16 +429,16 @@ struct EngineCore: ~Copyable {
         if case .length(let length) = item.kind {
             total = length
         }
-        let fraction = total == 0 ? 1.0 : Double(item.bytesDone) / Double(total)
-        return TransferProgress(tag: item.tag, bytesDone: item.bytesDone, total: total, fraction: fraction)
+        let fraction = total == 0 ? 1.0 : Double(reading.bytesDone) / Double(total)
+        return TransferProgress(tag: item.tag, bytesDone: reading.bytesDone, total: total, fraction: fraction)
     }
 
     /// The current write's progress; NaN and zeros when idle or at a TLS marker.
     package var writeProgress: TransferProgress {
         guard case .write(let item) = currentWrite else { return TransferProgress() }
         return TransferProgress(
-            tag: item.tag, bytesDone: item.bytesDone, total: item.data.count,
-            fraction: Double(item.bytesDone) / Double(item.data.count))
+            tag: item.tag, bytesDone: writeDone, total: item.data.count,
+            fraction: Double(writeDone) / Double(item.data.count))
     }
 
     // MARK: Timeouts (2.10)
@@ -435,27 +446,27 @@ struct EngineCore: ~Copyable {
     /// What to ask the delegate when the current read's timer fires.
     package var readTimeoutQuery: TimeoutQuery? {
         guard case .read(let item) = currentRead else { return nil }
-        return TimeoutQuery(tag: item.tag, elapsed: item.timeout, bytesDone: item.bytesDone)
+        return TimeoutQuery(tag: item.tag, elapsed: reading.timeout, bytesDone: reading.bytesDone)
     }
 
     /// What to ask the delegate when the current write's timer fires.
     package var writeTimeoutQuery: TimeoutQuery? {
         guard case .write(let item) = currentWrite else { return nil }
-        return TimeoutQuery(tag: item.tag, elapsed: item.timeout, bytesDone: item.bytesDone)
+        return TimeoutQuery(tag: item.tag, elapsed: writeTimeout, bytesDone: writeDone)
     }
 
     /// Applies the delegate's answer: a positive extension is added to the stored timeout and
     /// returned (re-arm a timer of exactly that length); otherwise `nil` (the read times out).
-    package func extendReadTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
-        guard extensionSeconds > 0, case .read(let item) = currentRead else { return nil }
-        item.timeout += extensionSeconds
+    package mutating func extendReadTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
+        guard extensionSeconds > 0, case .read = currentRead else { return nil }
+        reading.timeout += extensionSeconds
         return extensionSeconds
     }
 
     /// The write-side counterpart of ``extendReadTimeout(by:)``.
-    package func extendWriteTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
-        guard extensionSeconds > 0, case .write(let item) = currentWrite else { return nil }
-        item.timeout += extensionSeconds
+    package mutating func extendWriteTimeout(by extensionSeconds: TimeInterval) -> TimeInterval? {
+        guard extensionSeconds > 0, case .write = currentWrite else { return nil }
+        writeTimeout += extensionSeconds
         return extensionSeconds
     }
 
@@ -486,10 +497,12 @@ struct EngineCore: ~Copyable {
     /// are emptied, so ``unreadData`` holds everything received and not delivered.
     package mutating func prepareErrorClose() {
         if case .read(let item) = currentRead {
-            item.takePartialBytes(into: &prebuffer)
+            reading.takePartialBytes(item, into: &prebuffer)
         }
         currentRead = nil
         currentWrite = nil
+        reading = ReadState()
+        writeDone = 0
         readQueue.removeAll()
         writeQueue.removeAll()
         gathered.removeAll()
@@ -520,6 +533,8 @@ struct EngineCore: ~Copyable {
         gatheredBytes = 0
         currentRead = nil
         currentWrite = nil
+        reading = ReadState()
+        writeDone = 0
         prebuffer.removeAll()
         prebuffer.releaseIfEmpty(above: 0)
         forbidsReadsAndWrites = false

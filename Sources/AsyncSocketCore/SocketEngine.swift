@@ -55,6 +55,8 @@ package final class SocketEngine {
     package var isIdle: Bool { core.isIdle }
     package var currentRead: QueuedRead? { core.currentRead }
     package var currentWrite: QueuedWrite? { core.currentWrite }
+    /// The bytes of the current write sent so far.
+    package var currentWriteDone: Int { core.writeDone }
 
     /// Bytes read ahead and not yet taken by a read.
     package var prebufferedCount: Int { core.prebufferedCount }

@@ -1,20 +1,18 @@
 import Foundation
 
-/// A queued write: the caller's data (kept, never copied), progress, timeout and tag.
+/// A queued write: the caller's data (kept, never copied), timeout and tag. Its progress, once it is
+/// current, is the engine's.
 package final class WriteItem {
     package let data: Data
     package let tag: Int
-    /// The timeout as granted so far: the original one plus every extension.
-    package var timeout: TimeInterval
-    package var bytesDone = 0
+    /// The timeout asked for (extensions are added to the engine's copy).
+    package let timeout: TimeInterval
 
     package init(data: Data, timeout: TimeInterval, tag: Int) {
         self.data = data
         self.timeout = timeout
         self.tag = tag
     }
-
-    package var isComplete: Bool { bytesDone == data.count }
 }
 
 /// A `startTLS` request: one marker sits in both queues; TLS starts once both sides reach it.

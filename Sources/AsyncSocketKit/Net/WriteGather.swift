@@ -89,28 +89,31 @@ package final class WriteGather {
 
     private func sendBatch(_ fd: Int32, _ current: WriteItem, _ engine: SocketEngine) -> (Int, Int32) {
         let count = 1 + engine.gatheredCount
+        let sentBefore = engine.currentWriteDone
         if count == 1 {
             return current.data.withUnsafeBytes { bytes in
-                SocketOps.send(fd, UnsafeRawBufferPointer(rebasing: bytes[current.bytesDone...]))
+                SocketOps.send(fd, UnsafeRawBufferPointer(rebasing: bytes[sentBefore...]))
             }
         }
         let vectors = self.vectors ?? .allocate(capacity: Self.itemLimit)
         self.vectors = vectors
-        return fill(vectors, from: 0, count: count, fd: fd, current: current, engine: engine)
+        return fill(vectors, from: 0, count: count, fd: fd, current: (current, sentBefore), engine: engine)
     }
 
     /// Points `vectors[index...]` at the unsent bytes of each write (each `Data` pinned by a nested
-    /// `withUnsafeBytes`, so no bytes are copied), then sends them.
+    /// `withUnsafeBytes`, so no bytes are copied), then sends them. Only the current write may have
+    /// sent bytes already (`current.sent`); the gathered ones have not started.
     private func fill(
-        _ vectors: UnsafeMutablePointer<iovec>, from index: Int, count: Int, fd: Int32, current: WriteItem,
-        engine: SocketEngine
+        _ vectors: UnsafeMutablePointer<iovec>, from index: Int, count: Int, fd: Int32,
+        current: (item: WriteItem, sent: Int), engine: SocketEngine
     ) -> (Int, Int32) {
         guard index < count else {
             return SocketOps.send(fd, vectors, count: count)
         }
-        let item = index == 0 ? current : engine.gatheredWrite(at: index - 1)
+        let item = index == 0 ? current.item : engine.gatheredWrite(at: index - 1)
+        let sent = index == 0 ? current.sent : 0
         return item.data.withUnsafeBytes { bytes in
-            let unsent = UnsafeRawBufferPointer(rebasing: bytes[item.bytesDone...])
+            let unsent = UnsafeRawBufferPointer(rebasing: bytes[sent...])
             vectors[index] = iovec(
                 iov_base: UnsafeMutableRawPointer(mutating: unsent.baseAddress), iov_len: unsent.count)
             return fill(vectors, from: index + 1, count: count, fd: fd, current: current, engine: engine)
