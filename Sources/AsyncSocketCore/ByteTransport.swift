@@ -11,9 +11,33 @@ package protocol ByteTransport: AnyObject {
 
 extension SocketEngine {
     /// Runs a whole read pass against `transport` (inlinable, so it is specialized for the caller's
-    /// transport instead of copying its results through value witnesses).
+    /// transport instead of copying its results through value witnesses). The pass is one access to
+    /// the engine's value: the transport must not reach back into this engine (none does: it only
+    /// moves bytes).
     @inlinable
     package func runReadPass(transportReadable: Bool, transport: some ByteTransport) -> ReadPassResult {
+        core.runReadPass(transportReadable: transportReadable, transport: transport)
+    }
+
+    /// Runs a whole write pass against `transport` (inlinable and one access, like
+    /// ``runReadPass(transportReadable:transport:)``).
+    @inlinable
+    package func runWritePass(transportWritable: Bool, transport: some ByteTransport) -> WritePassResult {
+        core.runWritePass(transportWritable: transportWritable, transport: transport)
+    }
+
+    /// Reads everything the transport can give now into the unread buffer and returns it all.
+    package func collectUnreadData(from transport: some ByteTransport) -> Data {
+        while case .bytes(let count) = transport.read(into: unreadSpace()), count > 0 {
+            unreadDidRead(count)
+        }
+        return unreadData
+    }
+}
+
+extension EngineCore {
+    @inlinable
+    package mutating func runReadPass(transportReadable: Bool, transport: some ByteTransport) -> ReadPassResult {
         beginReadPass(transportReadable: transportReadable)
         while true {
             switch nextReadStep() {
@@ -25,9 +49,8 @@ extension SocketEngine {
         }
     }
 
-    /// Runs a whole write pass against `transport` (inlinable, like ``runReadPass(transportReadable:transport:)``).
     @inlinable
-    package func runWritePass(transportWritable: Bool, transport: some ByteTransport) -> WritePassResult {
+    package mutating func runWritePass(transportWritable: Bool, transport: some ByteTransport) -> WritePassResult {
         beginWritePass(transportWritable: transportWritable)
         while true {
             switch nextWriteStep() {
@@ -40,13 +63,5 @@ extension SocketEngine {
                 return result
             }
         }
-    }
-
-    /// Reads everything the transport can give now into the unread buffer and returns it all.
-    package func collectUnreadData(from transport: some ByteTransport) -> Data {
-        while case .bytes(let count) = transport.read(into: unreadSpace()), count > 0 {
-            unreadDidRead(count)
-        }
-        return unreadData
     }
 }

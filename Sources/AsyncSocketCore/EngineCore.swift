@@ -18,7 +18,7 @@ import Foundation
 // The state is a value: its methods work on `self` inout, which the compiler checks for exclusive
 // access at compile time. Drivers reach it through `SocketEngine` (SocketEngine.swift), one checked
 // access per call.
-struct EngineCore: ~Copyable {
+package struct EngineCore: ~Copyable {
     typealias Configuration = SocketEngine.Configuration
 
     var configuration: Configuration
@@ -136,6 +136,17 @@ struct EngineCore: ~Copyable {
         if disconnectsAfterWriting {
             return writeIdle
         }
+        return false
+    }
+
+    /// Whether the current read is a read (not a TLS marker), and likewise for writes; asked without
+    /// copying the entry out.
+    var readIsCurrent: Bool {
+        if case .read = currentRead { return true }
+        return false
+    }
+    var writeIsCurrent: Bool {
+        if case .write = currentWrite { return true }
         return false
     }
 

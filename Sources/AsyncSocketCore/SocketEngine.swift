@@ -21,7 +21,8 @@ package final class SocketEngine {
         }
     }
 
-    private var core: EngineCore
+    /// The engine's value; faces call the methods below (the pass runners reach it directly).
+    package var core: EngineCore
 
     package init(configuration: Configuration = Configuration()) {
         core = EngineCore(configuration: configuration)
@@ -55,6 +56,13 @@ package final class SocketEngine {
     package var isIdle: Bool { core.isIdle }
     package var currentRead: QueuedRead? { core.currentRead }
     package var currentWrite: QueuedWrite? { core.currentWrite }
+    /// Whether the current read entry is a read (not a TLS marker); cheaper than matching
+    /// ``currentRead``, which copies the entry out.
+    package var readIsCurrent: Bool { core.readIsCurrent }
+    /// Whether the current write entry is a write (not a TLS marker).
+    package var writeIsCurrent: Bool { core.writeIsCurrent }
+    /// Whether any write entry (a write or a TLS marker) is current.
+    package var hasCurrentWrite: Bool { core.currentWrite != nil }
     /// The bytes of the current write sent so far.
     package var currentWriteDone: Int { core.writeDone }
 

@@ -27,7 +27,7 @@ extension ConnectionDriving {
 
     /// One read pass for the current read; with no read current, bytes that are there wait for one.
     package func readPass() {
-        guard case .read = engine.currentRead, !isPaused(.read) else {
+        guard engine.readIsCurrent, !isPaused(.read) else {
             if readableHint {
                 bytesWaitWithoutRead()
             }

@@ -32,7 +32,7 @@ extension ConnectionDriving {
 
     /// One write pass for the current write (alone: through TLS, or one write of a gathered batch).
     package func writePass() {
-        guard case .write = engine.currentWrite, !isPaused(.write) else { return }
+        guard engine.writeIsCurrent, !isPaused(.write) else { return }
         let result: WritePassResult
         if let tls {
             result = engine.runWritePass(transportWritable: writableHint, transport: tls)

@@ -42,7 +42,7 @@ extension DescriptorConnection {
         writableHint = true
         if tlsHandshaking {
             continueHandshake()
-        } else if case .write = engine.currentWrite {
+        } else if engine.writeIsCurrent {
             flushGatheredWrites()
         } else {
             flushCiphertext()
@@ -54,7 +54,7 @@ extension DescriptorConnection {
     /// gathered write current in turn and reports it; the next dequeue comes once, after the batch.
     package func flushGatheredWrites() {
         guard tls == nil, !gather.isAccounting else { return writePass() }
-        guard mayDequeue(.write), case .write = engine.currentWrite, !isPaused(.write) else { return }
+        guard mayDequeue(.write), engine.writeIsCurrent, !isPaused(.write) else { return }
         gatheredWritesFlushing()
         guard writableHint else { return watchWritable(true) }
         let mark = deliveryMark
@@ -65,7 +65,7 @@ extension DescriptorConnection {
                 return goesOn(after: mark)
             },
             started: armWriteTimer)
-        guard accounted, engine.currentWrite == nil, engine.queuedWriteCount > 0 || engine.disconnectsAfterWriting
+        guard accounted, !engine.hasCurrentWrite, engine.queuedWriteCount > 0 || engine.disconnectsAfterWriting
         else { return }
         dequeueNextWrite()
     }

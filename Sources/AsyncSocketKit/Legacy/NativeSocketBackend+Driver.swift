@@ -46,7 +46,7 @@ extension NativeSocketBackend: DescriptorConnection {
 
     /// More writes behind one that waits for its flush (or for a loop it moved to) join its batch.
     func writesQueuedBehindCurrent() {
-        if tls == nil && !gather.isAccounting, case .write = engine.currentWrite {
+        if tls == nil && !gather.isAccounting, engine.writeIsCurrent {
             gatherWrites()
         }
     }

@@ -61,7 +61,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     /// waiting read reads on until the transport says which (legacy reports a reset as the POSIX
     /// error, and still delivers what came before it).
     override func readSourceMetEnd() {
-        guard case .read = engine.currentRead else { return super.readSourceMetEnd() }
+        guard engine.readIsCurrent else { return super.readSourceMetEnd() }
         legacyEnd.readsToEnd = true
         readableHint = true
         doReadData()
@@ -112,7 +112,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
         async { [self] in
             guard connected, !tlsHandshaking else { return }
             legacyEnd.peerFinished = true
-            if case .read = engine.currentRead {
+            if engine.readIsCurrent {
                 readableHint = true
                 doReadData()
             } else {

@@ -61,7 +61,7 @@ package final class WriteGather {
         send(fd, engine)
         while isAccounting {
             guard pass() else { return false }
-            guard engine.currentWrite == nil, engine.gatheredCount > 0, case .start(let timeout) = engine.nextWrite()
+            guard !engine.hasCurrentWrite, engine.gatheredCount > 0, case .start(let timeout) = engine.nextWrite()
             else { break }
             started(timeout)
         }

@@ -155,7 +155,7 @@ extension QueueSocket {
             guard connected, readSource == nil else { return }
             setUpSources()
             // A write or handshake started before the sources existed goes on once writable.
-            if engine.currentWrite != nil || tlsHandshaking {
+            if engine.hasCurrentWrite || tlsHandshaking {
                 resumeWriteSource()
             }
         }
