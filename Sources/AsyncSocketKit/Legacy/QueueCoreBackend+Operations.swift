@@ -155,15 +155,17 @@ extension QueueCoreBackend {
     // MARK: Reads, writes, TLS
 
     func read(_ request: ReadRequest) {
-        queue?.legacyRead(request)
+        queue?.legacyRead(request, after: &waitingWrites)
     }
 
     /// The first write of a loop pass starts at once (one hop onto the socket queue, as a lone
-    /// ping-pong reply needs); the ones after it in the same pass only queue, and start together
-    /// before the loop next polls, gathered into one send behind the first.
+    /// ping-pong reply needs); the ones after it in the same pass wait in `waitingWrites`, reach the
+    /// QueueSocket with the next call that goes there, and start together before the loop next
+    /// polls, gathered into one send behind the first.
     func write(_ data: Data, timeout: TimeInterval, tag: Int) {
         guard let queue else { return }
         guard let loop, loop.isCurrent else {
+            handOverWaitingWrites()
             queue.legacyWrite(data, timeout: timeout, tag: tag)
             return
         }
@@ -171,7 +173,7 @@ extension QueueCoreBackend {
             flushItem = PerformItem(modes: modes) { [weak self] in self?.flushWritesNow() }
         }
         if flushItem!.isScheduled {
-            queue.legacyEnqueueWrite(data, timeout: timeout, tag: tag)
+            waitingWrites.append(LegacyWrite(data: data, timeout: timeout, tag: tag))
             writesWaiting = true
         } else {
             queue.legacyWrite(data, timeout: timeout, tag: tag)
@@ -182,7 +184,7 @@ extension QueueCoreBackend {
     /// Starts the writes that only queued (before the loop polls, or now: the loop is changing).
     func flushWritesNow() {
         guard dropPendingFlush() else { return }
-        queue?.legacyFlushWrites()
+        queue?.legacyFlushWrites(after: &waitingWrites)
     }
 
     /// Cancels the before-polling flush; returns whether writes were waiting for it.
@@ -194,11 +196,24 @@ extension QueueCoreBackend {
         return writesWaiting
     }
 
+    /// Hands the writes waiting on the loop to the QueueSocket (queued, not started), so a call that
+    /// looks at its queues sees them.
+    func handOverWaitingWrites() {
+        guard !waitingWrites.isEmpty else { return }
+        queue?.legacyEnqueueWrites(&waitingWrites)
+    }
+
+    /// The QueueSocket, once the writes waiting on the loop are in it.
+    var syncedQueue: QueueCoreSocket? {
+        handOverWaitingWrites()
+        return queue
+    }
+
     func startTLS(_ settings: Any) {
         if let typed = settings as? TLSSettings {
-            queue?.startTLS(typed)
+            syncedQueue?.startTLS(typed)
         } else {
-            queue?.startTLS(settings as? [String: Any] ?? [:])
+            syncedQueue?.startTLS(settings as? [String: Any] ?? [:])
         }
     }
 
@@ -230,11 +245,11 @@ extension QueueCoreBackend {
 
     func disconnectAfter(reading: Bool, writing: Bool) {
         if reading && writing {
-            queue?.disconnectAfterReadingAndWriting()
+            syncedQueue?.disconnectAfterReadingAndWriting()
         } else if reading {
-            queue?.disconnectAfterReading()
+            syncedQueue?.disconnectAfterReading()
         } else {
-            queue?.disconnectAfterWriting()
+            syncedQueue?.disconnectAfterWriting()
         }
     }
 
@@ -276,6 +291,7 @@ extension QueueCoreBackend {
         let keptOwner = retainedOwner
         epoch += 1
         _ = dropPendingFlush()
+        waitingWrites.removeAll()
         closeWatch?.cancel()
         closeWatch = nil
         presence?.invalidate()

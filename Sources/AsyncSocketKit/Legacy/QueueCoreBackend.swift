@@ -42,8 +42,13 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     var presence: RunLoopTimer?
     var modes: [RunLoopMode] = [.default]
     /// Runs before the loop next polls once a pass has started a write; starts the writes queued
-    /// after it meanwhile (`writesWaiting`). Loop thread only.
+    /// after it meanwhile. Loop thread only.
     var flushItem: PerformItem?
+    /// Writes queued after the first of a pass that the QueueSocket has not seen yet: they travel with
+    /// the next call that goes onto the socket queue anyway (a read, the flush), so an echoed line
+    /// costs one `sync` instead of two. Loop thread only.
+    var waitingWrites: [LegacyWrite] = []
+    /// Writes the QueueSocket holds, queued, that wait for the flush to start.
     var writesWaiting = false
     /// Where callbacks go, and the batch on its way there: read by the socket and bridge queues,
     /// written on the loop thread.
@@ -211,18 +216,18 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     var runLoopModes: [RunLoopMode] { modes }
     var isSecure: Bool { queue?.isSecure ?? false }
     var negotiatedALPN: String? { queue?.negotiatedALPN }
-    var readProgress: TransferProgress { queue?.legacyProgress.read ?? TransferProgress() }
-    var writeProgress: TransferProgress { queue?.legacyProgress.write ?? TransferProgress() }
-    var canSafelySetDelegate: Bool { queue?.isIdleForLegacy ?? true }
+    var readProgress: TransferProgress { syncedQueue?.legacyProgress.read ?? TransferProgress() }
+    var writeProgress: TransferProgress { syncedQueue?.legacyProgress.write ?? TransferProgress() }
+    var canSafelySetDelegate: Bool { syncedQueue?.isIdleForLegacy ?? true }
 
     var stateDescription: String {
-        guard let queue else { return "not connected (queue core)" }
+        guard let queue = syncedQueue else { return "not connected (queue core)" }
         return "\(queue.description) (queue core)"
     }
 
     func enablePreBuffering() {
         preBuffering = true
-        queue?.enablePreBufferingForLegacy()
+        syncedQueue?.enablePreBufferingForLegacy()
     }
 
     func unreadData() -> Data? {

@@ -193,31 +193,46 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
         }
     }
 
-    /// Queues a read from the legacy socket's loop and runs the dequeue it leads to before returning,
-    /// on the calling thread when the socket queue is idle (no thread hop per read). Its callbacks
-    /// still reach the legacy delegate on a later pass of the loop, never inside this call.
-    func legacyRead(_ request: ReadRequest) {
-        sync { enqueueOperation("read", { engine.enqueueRead(request) }) { maybeDequeueRead() } }
+    /// Queues `writes` (a pass's writes waiting on the loop, see `QueueCoreBackend.write`), then a
+    /// read, and runs the dequeue the read leads to before returning, on the calling thread when the
+    /// socket queue is idle (no thread hop per read). `writes` is emptied. The read's callbacks still
+    /// reach the legacy delegate on a later pass of the loop, never inside this call.
+    func legacyRead(_ request: ReadRequest, after writes: inout [LegacyWrite]) {
+        sync {
+            enqueueWaiting(&writes)
+            enqueueOperation("read", { engine.enqueueRead(request) }) { maybeDequeueRead() }
+        }
     }
 
-    /// Queues a write from the legacy socket's loop, as ``legacyRead(_:)`` does a read, and starts it.
+    /// Queues a write from the legacy socket's loop, as ``legacyRead(_:after:)`` does a read, and
+    /// starts it.
     func legacyWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
         sync {
             enqueueOperation("write", { engine.enqueueWrite(data, timeout: timeout, tag: tag) }) { maybeDequeueWrite() }
         }
     }
 
-    /// Queues a write from the legacy socket's loop without starting it: the writes the loop queues
-    /// after the first of a pass start together before it next polls (``legacyFlushWrites()``), in
-    /// one gathered send, as the native engine's do.
-    func legacyEnqueueWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
-        sync { enqueueOperation("write", { engine.enqueueWrite(data, timeout: timeout, tag: tag) }) {} }
+    /// Queues `writes` without starting them (emptying `writes`).
+    func legacyEnqueueWrites(_ writes: inout [LegacyWrite]) {
+        sync { enqueueWaiting(&writes) }
     }
 
-    /// Starts the writes ``legacyEnqueueWrite(_:timeout:tag:)`` queued (those behind the current
-    /// one join its batch).
-    func legacyFlushWrites() {
-        sync { maybeDequeueWrite() }
+    /// Queues `writes` and starts the queued writes (those behind the current one join its batch),
+    /// in one gathered send.
+    func legacyFlushWrites(after writes: inout [LegacyWrite]) {
+        sync {
+            enqueueWaiting(&writes)
+            maybeDequeueWrite()
+        }
+    }
+
+    private func enqueueWaiting(_ writes: inout [LegacyWrite]) {
+        for write in writes {
+            enqueueOperation(
+                "write", { engine.enqueueWrite(write.data, timeout: write.timeout, tag: write.tag) },
+                thenDequeue: {})
+        }
+        writes.removeAll(keepingCapacity: true)
     }
 
     /// Turns prebuffering on (legacy `enablePreBuffering`).
@@ -228,7 +243,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     /// Connects `socket` (made, and possibly bound, by the caller, who has shown it to
     /// onSocketWillConnect) to `address`.
     func connect(socket: Int32, to address: SocketAddress, timeout: TimeInterval) throws {
-        try sync {
+        try syncThrowing {
             guard storedDelegate != nil, storedDelegateQueue != nil, !started else {
                 throw QueueSocketError(.badConfig, "Attempting to connect while connected or without a delegate")
             }
@@ -270,4 +285,11 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
             return (socket4, socket6)
         }
     }
+}
+
+/// A legacy write waiting on the loop to be queued (see `QueueCoreBackend.write`).
+struct LegacyWrite {
+    let data: Data
+    let timeout: TimeInterval
+    let tag: Int
 }

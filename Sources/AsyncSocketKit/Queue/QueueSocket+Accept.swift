@@ -16,7 +16,7 @@ extension QueueSocket {
     /// Listens on `interface`: `nil`/"" for all, "localhost"/"loopback", a name ("eth0") or an
     /// address, optionally with ":port" (used when `port` is 0).
     public func accept(onInterface interface: String?, port: UInt16) throws {
-        try sync {
+        try syncThrowing {
             try preAcceptChecks()
             var (v4, v6) = try InterfaceAddress.resolve(interface, port: port)
             if !ipv4Enabled { v4 = nil }
@@ -38,7 +38,7 @@ extension QueueSocket {
 
     /// Listens on the Unix-domain socket at `url`, deleting any file already there (`acceptOnUrl:`).
     public func accept(onUrl url: URL) throws {
-        try sync {
+        try syncThrowing {
             try preAcceptChecks(checkFamilies: false)
             guard url.isFileURL, let address = SocketAddress.unix(path: url.path) else {
                 throw QueueSocketError(.badParam, "Invalid unix domain url (not a file URL, or path too long)")

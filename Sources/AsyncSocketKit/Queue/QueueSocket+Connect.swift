@@ -24,7 +24,7 @@ extension QueueSocket {
     public func connect(
         toHost host: String, onPort port: UInt16, viaInterface interface: String?, withTimeout timeout: TimeInterval
     ) throws {
-        try sync {
+        try syncThrowing {
             try preConnectChecks()
             guard !host.isEmpty, NativeSocketBackend.invalidHostReason(host) == nil else {
                 throw QueueSocketError(
@@ -65,7 +65,7 @@ extension QueueSocket {
     public func connect(toAddress address: Data, viaInterface interface: String?, withTimeout timeout: TimeInterval)
         throws
     {
-        try sync {
+        try syncThrowing {
             try preConnectChecks()
             guard let parsed = SocketAddress(data: address), parsed.isIP,
                 address.count == (parsed.isIPv4 ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
@@ -86,7 +86,7 @@ extension QueueSocket {
 
     /// Connects to the Unix-domain socket at `url` (`connectToUrl:withTimeout:error:`).
     public func connect(toUrl url: URL, withTimeout timeout: TimeInterval) throws {
-        try sync {
+        try syncThrowing {
             try preConnectChecks(checkFamilies: false)
             guard url.isFileURL, let address = SocketAddress.unix(path: url.path) else {
                 throw QueueSocketError(.badParam, "Invalid unix domain socket url (not a file URL, or path too long)")

@@ -29,12 +29,24 @@ extension QueueSocket {
         return try body()
     }
 
-    /// Runs `body` on the socket queue and waits (inline when already there).
-    func sync<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body`, which may throw, on the socket queue and waits (inline when already there).
+    func syncThrowing<T>(_ body: () throws -> T) throws -> T {
         if isOnSocketQueue {
             return try body()
         }
         return try socketQueue.sync { try onSocketQueue(body) }
+    }
+
+    /// Runs `body` on the socket queue and waits (inline when already there). Through Dispatch's
+    /// non-generic `sync`, which allocates one object fewer per call than its generic, rethrowing one
+    /// (the queue-core engine's reads and writes from the loop come this way).
+    func sync<T>(_ body: () -> T) -> T {
+        if isOnSocketQueue {
+            return body()
+        }
+        var result: T?
+        socketQueue.sync { () -> Void in result = onSocketQueue(body) }
+        return result!
     }
 
     /// Queues `body` on the socket queue. (The per-operation paths write `socketQueue.async { [self]
