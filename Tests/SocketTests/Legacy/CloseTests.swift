@@ -146,6 +146,46 @@ struct CloseTests {
     }
 
     @Test(
+        "several writes of one pass, then disconnectAfterWriting: all go out in order before the close",
+        arguments: RunLoopSocket.Engine.allCases)
+    func afterWritingSeveral(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let connection = try ClientConnection(engine: engine)
+            let client = connection.client
+            for (tag, word) in ["one ", "two ", "three"].enumerated() {
+                client.write(Data(word.utf8), withTimeout: -1, tag: tag)
+            }
+            // The writes after the first of a pass may still wait on the loop (queue core): the
+            // disconnect-after rule must count them all the same.
+            client.disconnectAfterWriting()
+            client.write(Data("ignored".utf8), withTimeout: -1, tag: 9)
+            #expect(runUntil { connection.events.contains(.didDisconnect) })
+            #expect(connection.events == [.wrote(tag: 0), .wrote(tag: 1), .wrote(tag: 2), .didDisconnect])
+            #expect(connection.peer.receive(count: 13) == bytes("one two three"))
+            #expect(connection.peer.receive(count: 1).isEmpty)
+        }
+    }
+
+    @Test(
+        "writes of one pass that have not gone out yet make canSafelySetDelegate false",
+        arguments: RunLoopSocket.Engine.allCases)
+    func writesOfOnePassCount(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let connection = try ClientConnection(engine: engine)
+            let client = connection.client
+            client.write(Data("one ".utf8), withTimeout: -1, tag: 0)
+            #expect(runUntil { connection.events == [.wrote(tag: 0)] })
+            #expect(client.canSafelySetDelegate)
+            client.write(Data("two ".utf8), withTimeout: -1, tag: 1)
+            client.write(Data("three".utf8), withTimeout: -1, tag: 2)
+            #expect(!client.canSafelySetDelegate)
+            #expect(runUntil { connection.events.count == 3 })
+            #expect(connection.events == [.wrote(tag: 0), .wrote(tag: 1), .wrote(tag: 2)])
+            #expect(connection.peer.receive(count: 13) == bytes("one two three"))
+        }
+    }
+
+    @Test(
         "disconnectAfterReadingAndWriting waits for both; when idle it disconnects on the next pass, not inline",
         arguments: RunLoopSocket.Engine.allCases)
     func afterBoth(engine: RunLoopSocket.Engine) async throws {
