@@ -22,7 +22,16 @@ package final class SocketEngine {
     }
 
     /// The engine's value; faces call the methods below (the pass runners reach it directly).
-    package var core: EngineCore
+    ///
+    /// Every access is one method call on it, and no method calls out while it runs except the pass
+    /// runners, whose transports only move bytes and never reach this engine: no two accesses ever
+    /// overlap. Debug builds (the test suite, the sanitizer runs) check that at run time; release
+    /// builds skip the check, which cost one runtime call and a thread-local lookup per call.
+    #if DEBUG
+        package var core: EngineCore
+    #else
+        @exclusivity(unchecked) package var core: EngineCore
+    #endif
 
     package init(configuration: Configuration = Configuration()) {
         core = EngineCore(configuration: configuration)

@@ -13,14 +13,51 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     // @unchecked Sendable: touched only on the thread of the socket's loop (the facade checks the
     // thread; work for another loop is carried there by `perform`).
     weak var owner: RunLoopSocket?
-    /// The public object, held while started.
-    var retainedOwner: RunLoopSocket?
     let engine = SocketEngine()
     /// The resolver for connects by name (`nil`: the system resolver, started on first use).
     let customResolver: HostResolver?
     let logger: Logger?
 
-    var loop: EventRunLoop?
+    // What every pass touches: the public object while started (`retainedOwner`), the loop, the
+    // descriptor's source and the transfer timers, the deferred dequeues and flush (made on first use
+    // while the socket has a loop; they hold the socket strongly, so no weak load per pass, and
+    // ``dropScheduledWork()`` breaks that cycle on every close and move, as the facade's deinit does),
+    // the phase, the readiness hints (the transport may have bytes, or room), the generation (bumped
+    // by every close, so work started for an earlier connection recognises itself as stale) and TLS
+    // over the descriptor. Only the loop's thread touches them, and every access is a whole read or
+    // assignment that never spans a call back into the socket: no two accesses overlap. Debug builds
+    // (the suite, the sanitizer runs) check that at run time; release builds skip the check, which
+    // cost a runtime call and a thread-local lookup per access (Benchmarks/PROFILE.md).
+    #if DEBUG
+        var retainedOwner: RunLoopSocket?
+        var loop: EventRunLoop?
+        var source: RunLoopFileSource?
+        var readTimer: RunLoopTimer?
+        var writeTimer: RunLoopTimer?
+        var readDequeue: PerformItem?
+        var writeDequeue: PerformItem?
+        var flushItem: PerformItem?
+        var phase = NativePhase.idle
+        var readableHint = false
+        var writableHint = false
+        var generation = 0
+        var tls: TLSTransport?
+    #else
+        @exclusivity(unchecked) var retainedOwner: RunLoopSocket?
+        @exclusivity(unchecked) var loop: EventRunLoop?
+        @exclusivity(unchecked) var source: RunLoopFileSource?
+        @exclusivity(unchecked) var readTimer: RunLoopTimer?
+        @exclusivity(unchecked) var writeTimer: RunLoopTimer?
+        @exclusivity(unchecked) var readDequeue: PerformItem?
+        @exclusivity(unchecked) var writeDequeue: PerformItem?
+        @exclusivity(unchecked) var flushItem: PerformItem?
+        @exclusivity(unchecked) var phase = NativePhase.idle
+        @exclusivity(unchecked) var readableHint = false
+        @exclusivity(unchecked) var writableHint = false
+        @exclusivity(unchecked) var generation = 0
+        @exclusivity(unchecked) var tls: TLSTransport?
+    #endif
+
     /// Starts as one shared array, so a new socket allocates none for it.
     var modes = NativeSocketBackend.defaultModes
     private static let defaultModes: [RunLoopMode] = [.default]
@@ -29,39 +66,21 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var fd: Int32 = -1
     var listenFD4: Int32 { listening?.fd4 ?? -1 }
     var listenFD6: Int32 { listening?.fd6 ?? -1 }
-    var source: RunLoopFileSource?
-    var readTimer: RunLoopTimer?
-    var writeTimer: RunLoopTimer?
     var connectTimer: RunLoopTimer?
     var connectDeadline: UInt64?
-    /// The deferred actions, made on first use while the socket has a loop. They hold the socket
-    /// strongly (no weak load per pass); ``dropScheduledWork()`` breaks that cycle on every close
-    /// and move, and the facade's deinit does too.
-    var readDequeue: PerformItem?
-    var writeDequeue: PerformItem?
     var scheduledDisconnect: PerformItem?
-    /// Flushes gathered writes before the loop next polls (NativeSocketBackend+Gather.swift).
-    var flushItem: PerformItem?
     /// Gathered writes and the accounting of a batch sent together (WriteGather.swift).
     let gather = WriteGather()
 
-    var phase = NativePhase.idle
     var closingWithError = false
     /// The error close is the peer's clean end of stream (a nil error).
     var closingAtEnd = false
     /// Whether this listener has warned that an accepted connection found no delegate.
     var warnedNoDelegate = false
     var isClosingWithError: Bool { closingWithError }
-    /// The transport may have bytes for a read (a readiness event since the last short read).
-    var readableHint = false
-    var writableHint = false
-    /// Bumped by every close, so work started for an earlier connection recognises itself as stale.
-    var generation = 0
     var peerAddress: SocketAddress?
     /// The host string of a connect by name (for `description` and the TLS peer-name check).
     var connectHost: String?
-    /// TLS over the descriptor, once a TLS marker was reached on both sides.
-    var tls: TLSTransport?
     var tlsHandshaking = false
 
     init(resolver: HostResolver?, logger: Logger?) {

@@ -46,20 +46,38 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     private var spareInboxItems: [PerformItem] = []
     private var contexts: [RunLoopMode: ModeContext] = [:]
     private var common: Set<RunLoopMode> = [.default]
-    private var queue = Deque<QueuedPerform>()
-    /// Items to run once the loop, in one of their modes, is about to poll (see ``runBeforePolling(_:)``).
-    private var beforePolling: [PerformItem] = []
-    private var spareBeforePolling: [PerformItem] = []
-    private var nextSequence: UInt64 = 0
+    // What every pass of the loop touches: the queued blocks (`queue`), the items to run before
+    // polling (`beforePolling`, and its spare for swapping), the next block's sequence number, the
+    // nested runs (`frames`) with their ready registrations, the stop and invalidation flags, and
+    // the keep-alive count of worker threads (``EventRunLoopThread``). Only the owner thread touches
+    // them, and every access is a whole read, assignment or single mutation that never spans a call
+    // out of the loop: no two accesses overlap. Debug builds (the suite, the sanitizer runs) check
+    // that at run time; release builds skip the check, which cost a runtime call and a thread-local
+    // lookup per access (Benchmarks/PROFILE.md).
+    #if DEBUG
+        private var queue = Deque<QueuedPerform>()
+        private var beforePolling: [PerformItem] = []
+        private var spareBeforePolling: [PerformItem] = []
+        private var nextSequence: UInt64 = 0
+        private var frames: [ModeContext] = []
+        private var readyLists: [[EventRegistration]] = []
+        private var pendingStop = false
+        private var isInvalidated = false
+        private var keepAliveCount = 0
+    #else
+        @exclusivity(unchecked) private var queue = Deque<QueuedPerform>()
+        @exclusivity(unchecked) private var beforePolling: [PerformItem] = []
+        @exclusivity(unchecked) private var spareBeforePolling: [PerformItem] = []
+        @exclusivity(unchecked) private var nextSequence: UInt64 = 0
+        @exclusivity(unchecked) private var frames: [ModeContext] = []
+        @exclusivity(unchecked) private var readyLists: [[EventRegistration]] = []
+        @exclusivity(unchecked) private var pendingStop = false
+        @exclusivity(unchecked) private var isInvalidated = false
+        @exclusivity(unchecked) private var keepAliveCount = 0
+    #endif
     private var timerSequence: UInt64 = 0
-    private var frames: [ModeContext] = []
-    private var readyLists: [[EventRegistration]] = []
-    private var pendingStop = false
-    private var isInvalidated = false
     var fileSources: [ObjectIdentifier: RunLoopFileSource] = [:]
     var timers: [ObjectIdentifier: RunLoopTimer] = [:]
-    /// Non-zero while a worker thread keeps the loop alive without sources (``EventRunLoopThread``).
-    private var keepAliveCount = 0
     /// Read by the libevent log callback on this loop's thread (see LibeventLog.swift).
     private(set) var libeventLogger: Logger?
 
