@@ -16,23 +16,16 @@ shift
 ROUNDS=${ROUNDS:-20}
 N=${N:-800}
 PORT=${PORT:-$((20000 + RANDOM % 10000))}
-HERE=$(cd "$(dirname "$0")" && pwd)
-LOADGEN=${LOADGEN:-${TMPDIR:-/tmp}/asyncsocket-loadgen}
-if [[ ! -x $LOADGEN ]]; then
-    SOURCE=$(cd "$HERE/../../.." && pwd)/shared/bench/c/loadgen.c
-    [[ -f $SOURCE ]] || SOURCE=/work/shared/bench/c/loadgen.c
-    gcc -O2 "$SOURCE" -o "$LOADGEN"
-fi
+# shellcheck source=server-under-perf.sh
+source "$(cd "$(dirname "$0")" && pwd)/server-under-perf.sh"
+prepare_loadgen
 STATS=$(mktemp)
 # perf starts the server, so threads libdispatch brings up later are counted too (`perf stat -p`
 # counts only the threads that exist when it attaches).
 perf stat -e task-clock,context-switches -o "$STATS" -- taskset -c 0 "$BINARY" "$PORT" "$@" >/dev/null 2>&1 &
 PERF=$!
 trap 'kill $PERF 2>/dev/null || true; rm -f "$STATS"' EXIT
-for _ in $(seq 1 50); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-    sleep 0.1
-done
+wait_for_port "$PORT"
 for _ in $(seq 1 "$ROUNDS"); do
     taskset -c 1 timeout 20 "$LOADGEN" -p "$PORT" -t accept -n "$N" >/dev/null
     sleep 0.3

@@ -17,13 +17,9 @@ BINARY=$1
 shift
 N=${N:-200000}
 PORT=${PORT:-$((20000 + RANDOM % 10000))}
-HERE=$(cd "$(dirname "$0")" && pwd)
-LOADGEN=${LOADGEN:-${TMPDIR:-/tmp}/asyncsocket-loadgen}
-if [[ ! -x $LOADGEN ]]; then
-    SOURCE=$(cd "$HERE/../../.." && pwd)/shared/bench/c/loadgen.c
-    [[ -f $SOURCE ]] || SOURCE=/work/shared/bench/c/loadgen.c
-    gcc -O2 "$SOURCE" -o "$LOADGEN"
-fi
+# shellcheck source=server-under-perf.sh
+source "$(cd "$(dirname "$0")" && pwd)/server-under-perf.sh"
+prepare_loadgen
 SWIFT_CORE=$(ldd "$BINARY" | awk '/libswiftCore/ {print $3}')
 LIBC=$(ldd "$BINARY" | awk '/libc\.so/ {print $3}')
 DEFINED=$(perf probe -l 2>/dev/null || true)
@@ -37,11 +33,8 @@ COUNTS=$(mktemp)
 perf stat -x, -e "$EVENTS" -o "$COUNTS" -- taskset -c 0 "$BINARY" "$PORT" "$@" >/dev/null 2>&1 &
 PERF=$!
 trap 'kill $PERF 2>/dev/null || true; rm -f "$COUNTS"' EXIT
-for _ in $(seq 1 50); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-    sleep 0.1
-done
-taskset -c 1 timeout 300 "$LOADGEN" -p "$((PORT + 1))" -t lines -n "$N" -l 32 >/dev/null
+wait_for_port "$PORT"
+taskset -c 1 timeout 300 "$LOADGEN" -p "$((PORT + 1))" -t lines -n "$N" -l 32 -T 290 >/dev/null
 pkill -TERM -P $PERF
 wait $PERF 2>/dev/null || true
 awk -F, -v n="$N" '/probe_/ { sub(/^probe_[^:]*:/, "", $3); printf "%s %.2f per line\n", $3, $1 / n }' "$COUNTS"

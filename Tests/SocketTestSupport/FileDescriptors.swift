@@ -3,13 +3,19 @@ import Foundation
 /// The number of open sockets, eventfds, timerfds and epoll instances of this process (what the
 /// library opens; pipes and files the test harness may open meanwhile are not counted).
 package func openFileDescriptorCount() -> Int {
+    openFileDescriptorTargets().count
+}
+
+/// What each open socket and anonymous-inode descriptor of the process is ("fd → socket:[…]"), for
+/// a leak check to report.
+package func openFileDescriptorTargets() -> [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-    return names.filter { name in
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)") else {
-            return false
-        }
-        return target.hasPrefix("socket:") || target.hasPrefix("anon_inode:")
-    }.count
+    return names.compactMap { name in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+            target.hasPrefix("socket:") || target.hasPrefix("anon_inode:")
+        else { return nil }
+        return "\(name) → \(target)"
+    }
 }
 
 /// A connected pair of non-blocking Unix stream sockets.
