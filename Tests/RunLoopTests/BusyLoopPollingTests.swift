@@ -1,0 +1,50 @@
+import AsyncSocketKit
+import Foundation
+import SocketTestSupport
+import Testing
+
+// A loop whose queued blocks keep queueing more (a socket echoing lines out of its prebuffer, in the
+// original's one-dequeue-per-pass style) still polls: descriptors and timers are served within the
+// loop's polling budget, not after the blocks run out.
+@Suite("EventRunLoop under a stream of queued blocks")
+struct BusyLoopPollingTests {
+    /// How many blocks the chain runs at most; a loop that never polled while blocks keep coming
+    /// would serve the descriptor and the timer only after all of them.
+    static let chainLimit = 2_000_000
+
+    @Test("a ready descriptor and a due timer are served while blocks keep queueing blocks")
+    func servedWhileBusy() async throws {
+        try await onNewThread {
+            let loop = EventRunLoop.current
+            let (a, b) = makeSocketPair()
+            defer {
+                close(a)
+                close(b)
+            }
+            var blocksRun = 0
+            var readableAt: Int?
+            var timerAt: Int?
+            let source = loop.addFileSource(a) { _ in
+                drain(a)
+                if readableAt == nil { readableAt = blocksRun }
+            }
+            source.wantsReadable = true
+            let timer = loop.addTimer(after: 0.001) { _ in timerAt = blocksRun }
+            func next() {
+                blocksRun += 1
+                guard blocksRun < Self.chainLimit, readableAt == nil || timerAt == nil else { return loop.stop() }
+                loop.enqueue(next)
+            }
+            loop.enqueue(next)
+            writeAll(b, [1])
+            // `run(until:)` runs pass after pass (a `run(mode:before:)` returns after each pass of blocks).
+            loop.run(until: Date(timeIntervalSinceNow: 60))
+            source.cancel()
+            timer.invalidate()
+            let readable = try #require(readableAt)
+            let fired = try #require(timerAt)
+            #expect(readable < Self.chainLimit)
+            #expect(fired < Self.chainLimit)
+        }
+    }
+}
