@@ -2,9 +2,9 @@ import AsyncSocketCore
 import Foundation
 
 // Reads, for every face and engine: the dequeue makes the next read current, a pass takes bytes for
-// it (SocketEngine decides how many and whether it completes), the pass's callbacks go to the
-// delegate, and PassFollowUp.swift says what comes next. A callback may close the socket or move it
-// to another loop: the rest of the pass then stops here, or goes on where the socket went.
+// it (the engine, EngineCore.swift, decides how many and whether it completes), the pass's callbacks
+// go to the delegate, and PassFollowUp.swift says what comes next. A callback may close the socket or
+// move it to another loop: the rest of the pass then stops here, or goes on where the socket went.
 extension ConnectionDriving {
     package func maybeDequeueRead() {
         guard mayDequeue(.read) else { return }

@@ -3,7 +3,7 @@ import CLibevent
 import Foundation
 
 // Gathered writes for both faces (plain TCP; TLS writes go out one by one). When a write becomes
-// current, the plain writes queued behind it join a batch (SocketEngine+Gather.swift) and the whole
+// current, the plain writes queued behind it join a batch (EngineCore+Gather.swift) and the whole
 // batch goes out with one sendmsg over an iovec array kept here. What was sent is then accounted with
 // ordinary write passes, write by write in FIFO order: while `isAccounting`, a face's transport write
 // hands out the sent bytes (`take(upTo:)`) instead of sending. So partial and complete callbacks,
