@@ -109,7 +109,8 @@ struct ReadState: ~Copyable {
         return Data(bytesNoCopy: callerBuffer.mutableBytes + item.callerOffset, count: bytesDone, deallocator: .none)
     }
 
-    /// Takes the bytes read so far out of the state (for `unreadData`), trimming a caller buffer.
+    /// Copies the bytes read so far in front of `prebuffer` (for `unreadData`), trimming a caller
+    /// buffer; the engine then drops this state (`prepareErrorClose`).
     mutating func takePartialBytes(_ item: ReadItem, into prebuffer: inout ByteBuffer) {
         prebuffer.prepend(bytes(item))
         if let callerBuffer = item.callerBuffer,
@@ -117,9 +118,5 @@ struct ReadState: ~Copyable {
         {
             callerBuffer.length = max(item.callerOffset + bytesDone, item.callerOriginalLength)
         }
-        whole = nil
-        owned.removeAll()
-        owned.releaseIfEmpty(above: 0)
-        bytesDone = 0
     }
 }

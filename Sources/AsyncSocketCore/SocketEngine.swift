@@ -12,7 +12,7 @@ package final class SocketEngine {
         /// take a byte past the separator, leaving the rest in the transport.
         package var prebuffering: Bool
         /// Bytes asked of the transport at once when reading ahead into the prebuffer (reads of what
-        /// is available size themselves, see ``SocketEngine/availableReadSize``).
+        /// is available size themselves, see `EngineCore.availableReadSize`).
         package var readChunk: Int
 
         package init(prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
@@ -80,17 +80,12 @@ package final class SocketEngine {
 
     // MARK: Flags
 
-    package var forbidsReadsAndWrites: Bool { core.forbidsReadsAndWrites }
-    /// A TLS marker was queued on this connection.
-    package var tlsQueued: Bool { core.tlsQueued }
     package var disconnectsAfterReading: Bool { core.disconnectsAfterReading }
     package var disconnectsAfterWriting: Bool { core.disconnectsAfterWriting }
     /// The transport reported the end of the peer's data.
     package var transportEnded: Bool { core.transportEnded }
     /// Bytes examined by separator searches (for the linear-cost benchmark).
     package var scannedBytes: Int { core.scannedBytes }
-    /// The room a read of available bytes starts with (see `EngineCore`).
-    package var availableReadSize: Int { core.availableReadSize }
 
     // MARK: Disconnect-after rules
 
@@ -134,19 +129,10 @@ package final class SocketEngine {
 
     // MARK: Passes
 
-    /// Starts a read pass; `transportReadable` says whether the transport may have bytes.
-    package func beginReadPass(transportReadable: Bool) { core.beginReadPass(transportReadable: transportReadable) }
-
-    /// The next step of the current read pass.
-    package func nextReadStep() -> ReadStep { core.nextReadStep() }
-
-    /// Reports what the transport did with the last `.read` step.
-    package func transportRead(_ result: TransportReadResult) { core.transportRead(result) }
-
     /// Records that the transport reached its end while no read was asking for bytes.
     package func noteTransportEnded() { core.noteTransportEnded() }
 
-    /// Starts a write pass; `transportWritable` says whether the transport may accept bytes.
+    /// Starts a write pass step by step (the tests drive one so; drivers run `runWritePass(transportWritable:transport:)`).
     package func beginWritePass(transportWritable: Bool) { core.beginWritePass(transportWritable: transportWritable) }
 
     /// The next step of the current write pass.
