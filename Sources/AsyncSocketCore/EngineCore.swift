@@ -3,16 +3,17 @@ import Foundation
 
 // The I/O-free heart of both sockets: it decides what every read and write does with the bytes
 // the transport gives and takes, and nothing else does. It never calls read(2)/write(2), never
-// reads a clock and never touches a thread. A pass runs in a pull style (`runReadPass`, ByteTransport.swift):
+// reads a clock and never touches a thread. A pass runs in a pull style (`runReadPass` in
+// ByteTransport.swift):
 //
 //     beginReadPass(transportReadable: true)
 //     loop: switch nextReadStep()
 //           case .read(into: buffer): the transport reads into buffer, then transportRead(result)
 //           case .finished(result):   the driver reports result (partial, completion, failure)
 //
-// and the driver carries out what dequeues return (arm a timer, start TLS, disconnect). Callbacks are reported
-// only at the end of a pass, so a delegate that re-enters the socket always finds the engine in a
-// consistent state. Bytes are copied once: from the transport into the read's storage (or into the
+// and the driver carries out what dequeues return (arm a timer, start TLS, disconnect). Callbacks
+// are reported only at the end of a pass, so a delegate that re-enters the socket always finds the
+// engine in a consistent state. Bytes are copied once: from the transport into the read's storage (or into the
 // prebuffer, for reads to a separator with prebuffering on) and from the prebuffer into a read.
 //
 // The state is a value: its methods work on `self` inout, which the compiler checks for exclusive
