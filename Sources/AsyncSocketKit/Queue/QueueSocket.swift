@@ -87,8 +87,7 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         resolver: HostResolver? = nil, logger: Logger? = nil
     ) {
         self.init(
-            delegate: delegate, delegateQueue: delegateQueue, resolver: resolver, logger: logger, socketQueueTarget: nil
-        )
+            delegate: delegate, delegateQueue: delegateQueue, resolver: resolver, logger: logger, socketQueueTarget: nil)
     }
 
     /// A socket with its own serial socket queue, which runs on `socketQueueTarget` (`nil`: Dispatch's
