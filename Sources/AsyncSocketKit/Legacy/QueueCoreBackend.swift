@@ -79,8 +79,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         epoch += 1
         let bridge = QueueCoreBridge(backend: self, epoch: epoch)
         let socket = QueueCoreSocket(
-            delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger,
-            socketQueueTarget: QueueCoreSocket.socketQueueTarget)
+            delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
         socket.adopt(by: bridge, preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
         bridge.serve(socket)
         self.bridge = bridge

@@ -14,12 +14,6 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     // @unchecked Sendable: as QueueSocket; `lastErrorClose` is behind a `Lock`, `coreBridge` is
     // touched on the socket queue only.
 
-    /// Where the queue-core engine's socket queues run: Dispatch's default global queue, whose threads
-    /// are limited to the CPUs (a queue made without a target runs on an overcommit root queue, which
-    /// starts a thread for every busy queue: fifty connections, fifty threads taking turns on the
-    /// CPUs). Nothing on a socket queue of this engine waits for another one.
-    static let socketQueueTarget = DispatchQueue.global()
-
     /// The bridge of the backend that adopted this socket: the frequent callbacks and timeout
     /// questions go to it directly.
     weak var coreBridge: QueueCoreBridge?
@@ -174,8 +168,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
                 child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "RunLoopSocket")
         }
         let newSocket = QueueCoreSocket(
-            delegate: bridge, delegateQueue: bridge.queue, resolver: resolver, logger: logger,
-            socketQueueTarget: Self.socketQueueTarget)
+            delegate: bridge, delegateQueue: bridge.queue, resolver: resolver, logger: logger)
         newSocket.adoptAccepted(child, unix: unixListenPath != nil, watching: false)
         bridge.socket(self, didAcceptNewSocket: newSocket)
         newSocket.startWatchingAccepted()

@@ -82,21 +82,11 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// A socket with its own serial socket queue (`initWithDelegate:delegateQueue:`). `resolver`
     /// looks up host names (`nil`: ``HostResolver/system``); `logger` receives `.debug` lines.
-    public convenience init(
+    public init(
         delegate: (any QueueSocketDelegate)? = nil, delegateQueue: DispatchQueue? = nil,
         resolver: HostResolver? = nil, logger: Logger? = nil
     ) {
-        self.init(
-            delegate: delegate, delegateQueue: delegateQueue, resolver: resolver, logger: logger, socketQueueTarget: nil)
-    }
-
-    /// A socket with its own serial socket queue, which runs on `socketQueueTarget` (`nil`: Dispatch's
-    /// default for a new queue, as GCDAsyncSocket's).
-    package init(
-        delegate: (any QueueSocketDelegate)?, delegateQueue: DispatchQueue?, resolver: HostResolver?,
-        logger: Logger?, socketQueueTarget: DispatchQueue?
-    ) {
-        socketQueue = DispatchQueue(label: "GCDAsyncSocket", target: socketQueueTarget)
+        socketQueue = DispatchQueue(label: "GCDAsyncSocket")
         socketQueueIdentity = UInt(bitPattern: ObjectIdentifier(socketQueue))
         socketQueueIsUsers = false
         self.logger = logger
