@@ -5,7 +5,9 @@ import PackageDescription
 let package = Package(
     name: "AsyncSocketKitBenchmarks",
     dependencies: [
-        .package(name: "AsyncSocketKit", path: "..")
+        .package(name: "AsyncSocketKit", path: ".."),
+        // Allocation counts (its malloc interposer); only the Allocations benchmark links it.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .target(name: "CLibeventRaw", linkerSettings: [.linkedLibrary("event_core")]),
@@ -16,13 +18,27 @@ let package = Package(
                 .product(name: "AsyncSocketKit", package: "AsyncSocketKit"),
             ]
         ),
-        .executableTarget(
-            name: "RunLoopEchoServer",
+        .target(
+            name: "EchoServers",
             dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
         ),
         .executableTarget(
+            name: "RunLoopEchoServer",
+            dependencies: ["EchoServers", .product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
+        ),
+        .executableTarget(
             name: "QueueEchoServer",
-            dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
+            dependencies: ["EchoServers", .product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
+        ),
+        .executableTarget(
+            name: "Allocations",
+            dependencies: [
+                "EchoServers",
+                .product(name: "AsyncSocketKit", package: "AsyncSocketKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Allocations",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
             name: "TLSBench",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds our echo servers in release and measures them next to the peers in ONE run of
-# ../../shared/bench/run-baselines.sh, then writes a Markdown table with ratios to libevent-C plain
+# Peers/run-peers.sh (the peer servers and the load generator, built from the sources in Peers/), then writes a Markdown table with ratios to libevent-C plain
 # events (libev-ev) and to SwiftNIO into RESULTS.md (or $OUT).
 #
 #   Benchmarks/run-all.sh                        # 3 repeats, peers epoll libev-ev nio dispatch + ours
@@ -9,14 +9,14 @@
 #   OUT=/tmp/before.md Benchmarks/run-all.sh
 #   EXTRA_SUT="runloop-r1=/tmp/old/RunLoopEchoServer" SERVERS="libev-ev runloop runloop-r1" Benchmarks/run-all.sh
 #                                                # earlier builds side by side (reported as peers)
+#   ALLOCATIONS=0 Benchmarks/run-all.sh          # without the allocations table (about a minute less)
 #
 # Our servers: runloop (RunLoopSocket, native engine), runloop-qc (RunLoopSocket on the queue core),
-# queue (QueueSocket). Everything else (PIN, BENCH_OUT) is passed to run-baselines.sh; read its header.
+# queue (QueueSocket). Everything else (PIN, BENCH_OUT) is passed to Peers/run-peers.sh; read its header.
 # All traffic is on 127.0.0.1; every client run is bounded by `timeout` and loadgen's own limit.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-BASELINES=${BASELINES:-$(cd "$HERE/../.." && pwd)/shared/bench/run-baselines.sh}
-[[ -x $BASELINES ]] || BASELINES=/work/shared/bench/run-baselines.sh
+BASELINES=${BASELINES:-$HERE/Peers/run-peers.sh}
 export BENCH_OUT=${BENCH_OUT:-/tmp/asyncsocket-bench}
 export REPEATS=${REPEATS:-3}
 OUT=${OUT:-$HERE/RESULTS.md}
@@ -26,7 +26,7 @@ echo "== build our servers (release) =="
 (cd "$HERE" && swift build -c release --product QueueEchoServer 2>&1 | tail -1)
 BIN=$(cd "$HERE" && swift build -c release --show-bin-path)
 
-# run-baselines.sh starts a server as `PATH PORT`: the queue-core variant needs a wrapper (exec keeps
+# run-peers.sh starts a server as `PATH PORT`: the queue-core variant needs a wrapper (exec keeps
 # the server's pid, which the CPU accounting reads).
 mkdir -p "$BENCH_OUT/ours"
 cat >"$BENCH_OUT/ours/runloop-queue-core" <<WRAP
@@ -45,4 +45,23 @@ RAW=$BENCH_OUT/$(sed -n 's/^wrote .* from .*\/\(results\/raw-[^ ]*\.txt\)$/\1/p'
 rm -f "$LOG"
 [[ -f $RAW ]] || { echo "no raw results found" >&2; exit 1; }
 python3 "$HERE/scripts/ratios.py" "$RAW" "$COMMAND" "$BENCH_OUT/RESULTS.md" >"$OUT"
+
+# Allocations per operation, counted by package-benchmark's malloc interposer (Benchmarks/Allocations),
+# after the timed rows so its build and run do not share the CPUs with them. ALLOCATIONS=0 skips it.
+if [[ ${ALLOCATIONS:-1} == 1 ]]; then
+    echo "== allocations per operation (swift package benchmark --target Allocations) =="
+    ALLOC_OUT=$BENCH_OUT/allocations.md
+    (cd "$HERE" && swift package --allow-writing-to-package-directory benchmark --target Allocations \
+        --format markdown --no-progress >"$ALLOC_OUT" 2>&1)
+    {
+        echo
+        echo "## Allocations per operation"
+        echo
+        echo "malloc-family calls per echoed line and per ping-pong round trip, whole process, median of the"
+        echo "samples: \`swift package benchmark --target Allocations\` (package-benchmark's malloc interposer;"
+        echo "the servers run in-process with the echo servers' delegates, the client allocates nothing)."
+        echo
+        python3 "$HERE/scripts/allocations.py" <"$ALLOC_OUT"
+    } >>"$OUT"
+fi
 echo "wrote $OUT (raw: $RAW)"

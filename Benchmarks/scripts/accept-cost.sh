@@ -7,7 +7,7 @@
 #
 # Starts `BINARY PORT [SERVER ARGS...]` on core 0 (127.0.0.1) under `perf stat -e
 # task-clock,context-switches`, runs ROUNDS × `loadgen -t accept -n N` on core 1, 0.3 s apart, stops the
-# server and prints its totals per connection (start-up included: a few ms over all connections). LOADGEN defaults to a build of ../shared/bench/c/loadgen.c in $TMPDIR. Every run is bounded
+# server and prints its totals per connection (start-up included: a few ms over all connections). LOADGEN defaults to a build of Benchmarks/Peers/c/loadgen.c in $TMPDIR. Every run is bounded
 # by `timeout`.
 set -euo pipefail
 [[ $# -ge 1 ]] || { sed -n '2,10p' "$0"; exit 2; }

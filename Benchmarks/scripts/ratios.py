@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turn one run-baselines raw file into a Markdown report with ratios of our servers to libevent-C
+"""Turn one run-peers.sh raw file into a Markdown report with ratios of our servers to libevent-C
 (libev-ev), SwiftNIO (nio) and the Dispatch stand-in (dispatch), and the step-7 targets.
 
     ratios.py RAW COMMAND [PEER_RESULTS_MD] > RESULTS.md
@@ -83,14 +83,14 @@ def sh(cmd):
 
 reps = max((len(v) for v in values.values()), default=0)
 print("# AsyncSocketKit echo servers next to the peers\n")
-print(f"One run of `run-baselines.sh` through `Benchmarks/run-all.sh`, {reps} repeat(s) per cell, interleaved; "
+print(f"One run of `Peers/run-peers.sh` through `Benchmarks/run-all.sh`, {reps} repeat(s) per cell, interleaved; "
       f"raw file `{raw}`. Every number below comes from this one run: compare only within it.\n")
 print(f"Command: `{command}`\n")
 cpu_model = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
 print(f"Machine: {sh('nproc')} CPUs, {cpu_model}, "
       f"{sh('swift --version 2>&1 | head -1')}, load before the run: {sh('cat /proc/loadavg')}.\n")
 print("Servers: **runloop** = `RunLoopSocket` (native engine), **runloop-qc** = `RunLoopSocket` on the queue "
-      "core, **queue** = `QueueSocket`; peers as in `shared/bench/README.md`.\n")
+      "core, **queue** = `QueueSocket`; peers as in `Benchmarks/Peers/run-peers.sh`.\n")
 
 print("## Throughput: median (min–max)\n")
 print("| test | " + " | ".join(servers) + " |")

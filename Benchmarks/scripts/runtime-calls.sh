@@ -10,7 +10,7 @@
 # runs on core 1 against PORT+1, stops the server and prints each count divided by N (start-up and
 # connection set-up included: a few hundred calls over all lines). The probes slow the server down
 # several times: read the counts, not the time. LOADGEN defaults to a build of
-# ../shared/bench/c/loadgen.c in $TMPDIR. Every run is bounded by `timeout`.
+# Benchmarks/Peers/c/loadgen.c in $TMPDIR. Every run is bounded by `timeout`.
 set -euo pipefail
 [[ $# -ge 1 ]] || { sed -n '2,12p' "$0"; exit 2; }
 BINARY=$1

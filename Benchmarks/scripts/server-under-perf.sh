@@ -1,14 +1,13 @@
 # Sourced by the scripts that measure one of our servers under `perf` (accept-cost.sh,
 # runtime-calls.sh): the load generator, built on first use, and the wait for the server's port.
 
-# Sets LOADGEN to a build of shared/bench/c/loadgen.c in $TMPDIR (kept between runs) unless given.
+# Sets LOADGEN to a build of Benchmarks/Peers/c/loadgen.c in $TMPDIR (kept between runs) unless given.
 prepare_loadgen() {
     local here source
     here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
     LOADGEN=${LOADGEN:-${TMPDIR:-/tmp}/asyncsocket-loadgen}
     if [[ ! -x $LOADGEN ]]; then
-        source=$(cd "$here/../../.." && pwd)/shared/bench/c/loadgen.c
-        [[ -f $source ]] || source=/work/shared/bench/c/loadgen.c
+        source=$here/../Peers/c/loadgen.c
         gcc -O2 "$source" -o "$LOADGEN"
     fi
 }

@@ -1,0 +1,106 @@
+// SwiftNIO echo server used as the "modern Swift peer" baseline.
+//   NIOEchoServer <port> [threads]
+// port   : raw byte echo (with NIO's BackPressureHandler)
+// port+1 : line echo — frames on '\n' with a ByteToMessageDecoder (memchr scan), each decoded
+//          line is copied into one outbound ByteBuffer that is written+flushed on channelReadComplete
+//          (the same amount of work as the C servers, which append each line to an output buffer).
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+final class EchoHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.write(data, promise: nil)
+    }
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.flush()
+    }
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}
+
+struct NewlineDecoder: ByteToMessageDecoder {
+    typealias InboundOut = ByteBuffer
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        let nl: Int? = buffer.withUnsafeReadableBytes { raw -> Int? in
+            guard let base = raw.baseAddress, raw.count > 0,
+                let hit = memchr(base, 0x0A, raw.count)
+            else { return nil }
+            return base.distance(to: UnsafeRawPointer(hit))
+        }
+        guard let idx = nl else { return .needMoreData }
+        let line = buffer.readSlice(length: idx + 1)!  // keep the '\n'
+        context.fireChannelRead(Self.wrapInboundOut(line))
+        return .continue
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    {
+        while try self.decode(context: context, buffer: &buffer) == .continue {}
+        return .needMoreData
+    }
+}
+
+final class LineEchoHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    private var out: ByteBuffer? = nil
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var line = Self.unwrapInboundIn(data)
+        if self.out == nil { self.out = context.channel.allocator.buffer(capacity: 64 * 1024) }
+        self.out!.writeBuffer(&line)
+    }
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if let o = self.out, o.readableBytes > 0 {
+            self.out = nil
+            context.writeAndFlush(Self.wrapOutboundOut(o), promise: nil)
+        }
+    }
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}
+
+// Pitfall: Glibc `stdout` is a mutable C global -> error in Swift 6 mode; flush with fflush(nil) instead.
+let args = CommandLine.arguments
+let port = args.count > 1 ? Int(args[1])! : 9000
+let threads = args.count > 2 ? Int(args[2])! : 1
+let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+
+func bootstrap(line: Bool) -> ServerBootstrap {
+    ServerBootstrap(group: group)
+        .serverChannelOption(.backlog, value: 1024)
+        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+        .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        .childChannelOption(.maxMessagesPerRead, value: 16)
+        .childChannelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                let ops = channel.pipeline.syncOperations
+                if line {
+                    try ops.addHandler(ByteToMessageHandler(NewlineDecoder()))
+                    try ops.addHandler(LineEchoHandler())
+                } else {
+                    try ops.addHandler(BackPressureHandler())
+                    try ops.addHandler(EchoHandler())
+                }
+            }
+        }
+}
+
+let raw = try bootstrap(line: false).bind(host: "127.0.0.1", port: port).wait()
+let lines = try bootstrap(line: true).bind(host: "127.0.0.1", port: port + 1).wait()
+print("READY nio port=\(port) lineport=\(port + 1) threads=\(threads)")
+fflush(nil)
+try raw.closeFuture.wait()
+_ = lines
