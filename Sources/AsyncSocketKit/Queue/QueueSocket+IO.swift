@@ -47,7 +47,7 @@ extension QueueSocket: ByteTransport {
 
     /// Reads up to and including `data`.
     public func readData(to data: Data, withTimeout timeout: TimeInterval, tag: Int) {
-        enqueue(ReadRequest(kind: .separator(Array(data), maxLength: 0), timeout: timeout, tag: tag))
+        enqueue(ReadRequest(kind: .separator(SeparatorBytes.of(data), maxLength: 0), timeout: timeout, tag: tag))
     }
 
     /// Reads up to and including `data` into `buffer` from `offset` on.
@@ -56,13 +56,15 @@ extension QueueSocket: ByteTransport {
     ) {
         enqueue(
             ReadRequest(
-                kind: .separator(Array(data), maxLength: 0), buffer: buffer, bufferOffset: offset, timeout: timeout,
+                kind: .separator(SeparatorBytes.of(data), maxLength: 0), buffer: buffer, bufferOffset: offset,
+                timeout: timeout,
                 tag: tag))
     }
 
     /// Reads up to and including `data`, failing with `readMaxedOut` past `maxLength` bytes (0: none).
     public func readData(to data: Data, withTimeout timeout: TimeInterval, maxLength: Int, tag: Int) {
-        enqueue(ReadRequest(kind: .separator(Array(data), maxLength: maxLength), timeout: timeout, tag: tag))
+        enqueue(
+            ReadRequest(kind: .separator(SeparatorBytes.of(data), maxLength: maxLength), timeout: timeout, tag: tag))
     }
 
     /// Reads up to and including `data` into `buffer`, failing past `maxLength` bytes (0: none).
@@ -72,7 +74,7 @@ extension QueueSocket: ByteTransport {
     ) {
         enqueue(
             ReadRequest(
-                kind: .separator(Array(data), maxLength: maxLength), buffer: buffer, bufferOffset: offset,
+                kind: .separator(SeparatorBytes.of(data), maxLength: maxLength), buffer: buffer, bufferOffset: offset,
                 timeout: timeout, tag: tag))
     }
 
