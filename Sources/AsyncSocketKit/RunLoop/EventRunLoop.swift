@@ -246,7 +246,10 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Runs the loop once in `mode`: until a source, timer or block is handled, the deadline passes,
-    /// ``stop()`` is called, or the mode has nothing to wait for.
+    /// ``stop()`` is called, or the mode has nothing to wait for. After a pass that handled queued
+    /// blocks it still polls descriptors and timers once, without waiting, and serves what is ready
+    /// before it returns (as `CFRunLoopRunInMode` polls after a handled source), so a caller that
+    /// drives the loop this way is not starved by blocks that keep queueing blocks.
     ///
     /// A deadline in the past polls once without waiting. Running ``RunLoopMode/common`` returns
     /// ``RunResult/finished`` at once, as `CFRunLoopRunInMode` does. Unlike CoreFoundation, a timer
@@ -319,9 +322,6 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
             if takeStopRequest() {
                 return .stopped
             }
-            if handled && returnAfterSourceHandled {
-                return .handledSource
-            }
             if handled, passesSincePoll < Self.passesBetweenPolls, hasQueuedBlocks(for: context) {
                 let now = ask_monotonic_ns()
                 if now &- lastPoll < Self.nanosecondsBetweenPolls, now < deadline {
@@ -335,18 +335,22 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
                 if takeStopRequest() {
                     return .stopped
                 }
-                if returnAfterSourceHandled {
-                    return .handledSource
-                }
             }
+            // A run that returns after a handled block still polls once, without waiting, at the point
+            // where `run()` polls (after the same budget of block passes), and serves what is ready
+            // before it returns, as CFRunLoopRunInMode polls its ports after a handled source0: a caller
+            // that runs the loop one handled source at a time while blocks keep queueing blocks still
+            // has its descriptors and timers served, in the order `run()` serves them.
+            let returnsAfterPolling = handled && returnAfterSourceHandled
             // A block or before-polling item may have removed the mode's last source or timer (a
             // socket's close delivered by perform): polling now would wait for nothing.
             if !waitsWhenEmpty && isEmpty(context) {
-                return .finished
+                return returnsAfterPolling ? .handledSource : .finished
             }
             let wakeAt = min(deadline, context.nextTimerDeadline)
             // The emptiness check took in what other threads posted: a stop among it must not sleep.
-            var blocking = ask_monotonic_ns() < wakeAt && !hasQueuedBlocks(for: context) && !pendingStop
+            var blocking =
+                !returnsAfterPolling && ask_monotonic_ns() < wakeAt && !hasQueuedBlocks(for: context) && !pendingStop
             if blocking {
                 blocking = prepareToSleep()
             }
@@ -384,7 +388,7 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     /// polls, so the budget also decides how many echoed lines share one send: a budget of 16 passes
     /// sent one per ~17 lines, and waking the peer for each cost a third of a line echo's time
     /// (Benchmarks/PROFILE.md). The time decides now; the count only bounds a run of empty passes.
-    static let passesBetweenPolls = 1024
+    package static let passesBetweenPolls = 1024
     static let nanosecondsBetweenPolls: UInt64 = 200_000
 
     /// Whether the mode holds nothing: no source or timer, no worker keep-alive, no block queued for it
