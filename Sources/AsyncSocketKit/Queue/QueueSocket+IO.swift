@@ -136,33 +136,41 @@ extension QueueSocket: ByteTransport {
 
     // MARK: Sources
 
-    /// Sets up the read and write sources of a connected descriptor (read source resumed, write
-    /// source suspended), as GCD does for a new connection.
+    /// Sets up the read source of a connected descriptor, resumed. The write source is made the first
+    /// time a write waits for room (`resumeWriteSource()`): most connections never fill the kernel's
+    /// send buffer, and each source costs an allocation, a registration with libdispatch's manager
+    /// thread (`epoll_ctl`, a wake-up) and, at the close, a resume and a cancel
+    /// (Benchmarks/PROFILE.md, "Accept, queue-core engine").
     func setUpSources() {
         let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: socketQueue)
-        let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: socketQueue)
         read.setEventHandler { [weak self] in
             if let self { onSocketQueue { readSourceFired() } }
         }
-        write.setEventHandler { [weak self] in
-            if let self { onSocketQueue { writeSourceFired() } }
-        }
         let descriptor = fd
-        // Three holders: both sources' cancel handlers, and the close (tearDown, or whoever
-        // `closing(with:)` handed the descriptor to).
-        let remaining = CancelCounter(count: 3) { close(descriptor) }
+        // Two holders: the read source's cancel handler and the close (tearDown, or whoever
+        // `closing(with:)` handed the descriptor to); a write source, once made, is a third.
+        let remaining = CancelCounter(count: 2) { close(descriptor) }
         read.setCancelHandler { remaining.done() }
-        write.setCancelHandler { remaining.done() }
         descriptorCloser = remaining
         readSource = read
-        writeSource = write
         read.activate()
-        write.activate()
-        write.suspend()
         readSourceSuspended = false
         writeSourceSuspended = true
         writableHint = true
         readableHint = false
+    }
+
+    /// Makes the write source, resumed (its first event says the descriptor has room).
+    private func makeWriteSource(closer: CancelCounter) {
+        let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: socketQueue)
+        write.setEventHandler { [weak self] in
+            if let self { onSocketQueue { writeSourceFired() } }
+        }
+        closer.addHolder()
+        write.setCancelHandler { closer.done() }
+        writeSource = write
+        write.activate()
+        writeSourceSuspended = false
     }
 
     func suspendReadSource() {
@@ -184,7 +192,13 @@ extension QueueSocket: ByteTransport {
     }
 
     func resumeWriteSource() {
-        guard let writeSource, writeSourceSuspended else { return }
+        guard let writeSource else {
+            if let descriptorCloser, fd >= 0 {
+                makeWriteSource(closer: descriptorCloser)
+            }
+            return
+        }
+        guard writeSourceSuspended else { return }
         writeSource.resume()
         writeSourceSuspended = false
     }
@@ -309,6 +323,11 @@ final class CancelCounter: Sendable {
     init(count: Int, action: @escaping @Sendable () -> Void) {
         remaining = Lock(count)
         self.action = action
+    }
+
+    /// One more holder (a source made after the counter).
+    func addHolder() {
+        remaining.withLock { $0 += 1 }
     }
 
     func done() {

@@ -3,7 +3,8 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("Faults: a peer that never reads, and one that sends a byte every 10 ms")
+// Serialized: two of these tests measure the process's resident memory, which the others would add to.
+@Suite("Faults: a peer that never reads, and one that sends a byte every 10 ms", .serialized)
 struct SlowPeerFaultTests {
     /// 256 MiB queued as 256 writes of one shared 1 MiB buffer: the socket must keep references,
     /// not copies, so the process grows by far less than what is queued.
