@@ -9,7 +9,7 @@
 #   OUT=/tmp/before.md Benchmarks/run-all.sh
 #   EXTRA_SUT="runloop-r1=/tmp/old/RunLoopEchoServer" SERVERS="libev-ev runloop runloop-r1" Benchmarks/run-all.sh
 #                                                # earlier builds side by side (reported as peers)
-#   ALLOCATIONS=0 Benchmarks/run-all.sh          # without the allocations table (about a minute less)
+#   ALLOCATIONS=0 TLS=0 Benchmarks/run-all.sh    # without the allocations and TLS tables (minutes less)
 #
 # Our servers: runloop (RunLoopSocket, native engine), runloop-qc (RunLoopSocket on the queue core),
 # queue (QueueSocket). Everything else (PIN, BENCH_OUT) is passed to Peers/run-peers.sh; read its header.
@@ -62,6 +62,28 @@ if [[ ${ALLOCATIONS:-1} == 1 ]]; then
         echo "the servers run in-process with the echo servers' delegates, the client allocates nothing)."
         echo
         python3 "$HERE/scripts/allocations.py" <"$ALLOC_OUT"
+    } >>"$OUT"
+fi
+# TLS: handshakes/s and bulk MiB/s through TLS (TLSBench), beside `openssl s_time`/`s_server` and the
+# SwiftNIO-SSL peer (Peers/swift-nio-ssl-echo, built into BENCH_OUT; several minutes the first time, as
+# it compiles BoringSSL). TLS=0 skips it.
+if [[ ${TLS:-1} == 1 ]]; then
+    echo "== TLS (TLSBench, with the SwiftNIO-SSL peer) =="
+    rm -rf "$BENCH_OUT/swift-nio-ssl-echo/Sources"
+    cp -r "$HERE/Peers/swift-nio-ssl-echo" "$BENCH_OUT/"
+    (cd "$BENCH_OUT/swift-nio-ssl-echo" && swift build -c release 2>&1 | tail -1)
+    (cd "$HERE" && swift build -c release --product TLSBench 2>&1 | tail -1)
+    TLS_OUT=$BENCH_OUT/tls.txt
+    timeout 600 "$BIN/TLSBench" 3 --nio-ssl "$BENCH_OUT/swift-nio-ssl-echo/.build/release/NIOSSLEchoServer" >"$TLS_OUT" 2>&1
+    {
+        echo
+        echo "## TLS"
+        echo
+        echo "\`TLSBench 3 --nio-ssl …\` (TLS 1.3, throw-away certificates; each handshake row is \`openssl s_time -new\`"
+        echo "for 3 s, or our client, against the server named; bulk is 256 MiB between our own sockets in one"
+        echo "process, beside s_time fetching 32 MiB pages from \`s_server -WWW\`). Not pinned to CPUs."
+        echo
+        sed -n '/^| measure | value |$/,$p' "$TLS_OUT"
     } >>"$OUT"
 fi
 echo "wrote $OUT (raw: $RAW)"

@@ -46,15 +46,16 @@ struct Certificates {
     }
 }
 
-/// A running `openssl` process whose output is collected; killed by `stop()`.
+/// A running `openssl` process (or another program, `executable`) whose output is collected; killed by
+/// `stop()`.
 final class OpenSSLProcess: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
     private let lock = NSLock()
     private var collected = Data()
 
-    init(_ arguments: [String], directory: String? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    init(_ arguments: [String], directory: String? = nil, executable: String = "/usr/bin/openssl") throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory {
             process.currentDirectoryURL = URL(fileURLWithPath: directory)

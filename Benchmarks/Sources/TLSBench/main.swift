@@ -3,11 +3,17 @@
 // and bulk MiB/s (our client to our server in one process, and s_time fetching a large page from
 // s_server -WWW). Throw-away certificates are made at start and removed at the end.
 //
-//   swift run -c release --package-path Benchmarks TLSBench [seconds]
+// With `--nio-ssl PATH`, also s_time against the SwiftNIO-SSL peer (Peers/swift-nio-ssl-echo).
+//
+//   swift run -c release --package-path Benchmarks TLSBench [seconds] [--nio-ssl PATH]
 import AsyncSocketKit
 import Foundation
 
-let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
+let arguments = Array(CommandLine.arguments.dropFirst())
+let seconds = arguments.first.flatMap(Double.init) ?? 3
+let nioSSLServer = arguments.firstIndex(of: "--nio-ssl").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
 let certificates = try Certificates()
 defer { certificates.remove() }
 
@@ -84,6 +90,22 @@ do {
     report(
         "handshakes/s, openssl s_time → QueueSocket server",
         String(format: "%.0f", try sTime(port: server.port).perSecond))
+}
+
+if let nioSSLServer {
+    let server = try OpenSSLProcess(
+        ["0", certificates.certificatePath, certificates.keyPath], executable: nioSSLServer)
+    guard server.waitFor("listening on "),
+        let line = server.text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
+        let port = line.split(separator: " ").last.flatMap({ UInt16($0) })
+    else {
+        print("the SwiftNIO-SSL server did not start: \(server.text)")
+        exit(1)
+    }
+    report(
+        "handshakes/s, openssl s_time → SwiftNIO-SSL server (NIOSSLEchoServer)",
+        String(format: "%.0f", try sTime(port: port).perSecond))
+    server.stop()
 }
 
 // MARK: Bulk between our own sockets
