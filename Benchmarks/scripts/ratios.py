@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turn one run-peers.sh raw file into a Markdown report with ratios of our servers to libevent-C
-(libev-ev), SwiftNIO (nio) and the Dispatch stand-in (dispatch), and the step-7 targets.
+(libev-ev), SwiftNIO (nio) and the Dispatch stand-in (dispatch), and the speed targets.
 
     ratios.py RAW COMMAND [PEER_RESULTS_MD] > RESULTS.md
 """
@@ -109,14 +109,23 @@ print("|---|" + "---|" * len(columns))
 for label, metric, title in THROUGHPUT:
     print(f"| {title} | " + " | ".join(ratio(label, metric, o, p) for o, p in columns) + " |")
 
-TARGETS = [
-    ("runloop", "libev-ev", "bulk_c1", "MiB_s", 0.9), ("runloop", "libev-ev", "bulk_c4", "MiB_s", 0.9),
-    ("runloop", "libev-ev", "pp_c1_same", "rtt_s", 0.85), ("runloop", "libev-ev", "pp_c50_same", "rtt_s", 0.85),
-    ("runloop", "libev-ev", "accept_echo", "conns_s", 0.8), ("runloop", "nio", "lines", "lines_s", 2.0),
-    ("queue", "nio", "bulk_c1", "MiB_s", 0.8), ("queue", "nio", "bulk_c4", "MiB_s", 0.8),
-    ("queue", "nio", "pp_c1_same", "rtt_s", 0.8), ("queue", "nio", "pp_c50_same", "rtt_s", 0.8),
-] + [("queue", "dispatch", label, metric, 1.0) for label, metric, _ in THROUGHPUT]
-print("\n## Step-7 targets\n")
+# The speed targets: per row, each server against the peer it must reach (`ours`, `peer`, row, metric,
+# the least ratio). The queue core is held to half the native engine on every row, and to more where
+# a row asks for it.
+SAME_CORE = [("pp_c1_same", "rtt_s"), ("pp_c50_same", "rtt_s")]
+BULK = [("bulk_c1", "MiB_s"), ("bulk_c4", "MiB_s")]
+TARGETS = (
+    [("runloop", "nio", "lines", "lines_s", 1.0), ("queue", "nio", "lines", "lines_s", 1.0)]
+    + [("runloop", "libev-ev", label, metric, 0.9) for label, metric in BULK]
+    + [("runloop-qc", "runloop", label, metric, 0.7) for label, metric in BULK]
+    + [("queue", "dispatch", label, metric, 1.0) for label, metric in BULK]
+    + [("runloop", "libev-ev", label, metric, 0.85) for label, metric in SAME_CORE]
+    + [("queue", "dispatch", label, metric, 1.0) for label, metric in SAME_CORE]
+    + [("queue", "nio", label, metric, 0.8) for label, metric in SAME_CORE]
+    + [("runloop", "libev-ev", "accept_echo", "conns_s", 0.9), ("queue", "dispatch", "accept_echo", "conns_s", 1.0)]
+    + [("runloop-qc", "runloop", label, metric, 0.5) for label, metric, _ in THROUGHPUT if label not in ("bulk_c1", "bulk_c4")]
+)
+print("\n## Speed targets\n")
 print("| target | ratio | met |")
 print("|---|---|---|")
 for ours, peer, label, metric, goal in TARGETS:
