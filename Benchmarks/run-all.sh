@@ -57,7 +57,7 @@ if [[ ${ALLOCATIONS:-1} == 1 ]]; then
         echo
         echo "## Allocations per operation"
         echo
-        echo "malloc-family calls per echoed line and per ping-pong round trip, whole process, median of the"
+        echo "malloc-family calls per operation (echoed line, round trip, 64 KiB echoed, short connection), whole process, median of the"
         echo "samples: \`swift package benchmark --target Allocations\` (package-benchmark's malloc interposer;"
         echo "the servers run in-process with the echo servers' delegates, the client allocates nothing)."
         echo

@@ -1,9 +1,10 @@
-// Allocations and time per echoed line and per ping-pong round trip, counted by package-benchmark's
+// Allocations and time per echoed line, per ping-pong round trip, per 64 KiB echoed and per short
+// connection, counted by package-benchmark's
 // malloc interposer (every thread of the process: the loop, the socket queues, Dispatch's own). The
 // echo servers run in this process with the same delegates as the echo server executables
 // (EchoServers); the client is a plain blocking socket that writes and reads preallocated buffers, so
-// it allocates nothing while measured. One measured iteration is 1,000 lines or 1,000 round trips
-// (scaling factor kilo): the printed figures are per line and per round trip.
+// it allocates nothing while measured. One measured iteration is 1,000 operations (scaling factor kilo):
+// the printed figures are per operation.
 //
 //   swift package --package-path Benchmarks benchmark --target Allocations
 import AsyncSocketKit
@@ -29,6 +30,22 @@ let benchmarks: @Sendable () -> Void = {
             client.pingPong(benchmark.scaledIterations.count)
         } setup: {
             EchoClient(port: kind.start(lines: false), lineLength: 64)
+        }
+        Benchmark("bulk (64 KiB there and back): \(kind.rawValue)") { benchmark, client in
+            client.pingPong(benchmark.scaledIterations.count)
+        } setup: {
+            EchoClient(port: kind.start(lines: false), lineLength: 64 << 10, copies: 1)
+        }
+        // Fewer iterations: each one leaves 1,000 client ports in TIME_WAIT.
+        Benchmark(
+            "accept+echo (connect, 1 B there and back, close): \(kind.rawValue)",
+            configuration: .init(warmupIterations: 1, maxIterations: 5)
+        ) { benchmark, port in
+            for _ in benchmark.scaledIterations {
+                connectEchoClose(port: port)
+            }
+        } setup: {
+            kind.start(lines: false)
         }
     }
 }

@@ -6,15 +6,15 @@ import Foundation
 final class EchoClient {
     private let fd: Int32
     private let lineLength: Int
-    /// 1,000 lines of `lineLength` bytes, each ending in LF (or, for ping-pong, one message).
+    /// `copies` lines of `lineLength` bytes, each ending in LF (for ping-pong, the first is the message).
     private var outgoing: [UInt8]
     private var incoming: [UInt8]
 
-    init(port: UInt16, lineLength: Int) {
+    init(port: UInt16, lineLength: Int, copies: Int = 1_000) {
         self.lineLength = lineLength
         var line = [UInt8](repeating: UInt8(ascii: "x"), count: lineLength)
         line[lineLength - 1] = UInt8(ascii: "\n")
-        outgoing = Array([[UInt8]](repeating: line, count: 1_000).joined())
+        outgoing = Array([[UInt8]](repeating: line, count: copies).joined())
         incoming = [UInt8](repeating: 0, count: outgoing.count)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
@@ -36,7 +36,7 @@ final class EchoClient {
         close(fd)
     }
 
-    /// Sends `count` lines (at most 1,000) in one write and reads until all of them are back.
+    /// Sends `count` lines (at most `copies`) in one write and reads until all of them are back.
     func echoLines(_ count: Int) {
         let bytes = count * lineLength
         send(bytes)
@@ -69,5 +69,27 @@ final class EchoClient {
             guard n > 0 else { fatalError("the echo server closed or failed: errno \(errno)") }
             received += n
         }
+    }
+}
+
+/// One short connection to the echo server on `port`: connect, one byte there and back, close — with
+/// nothing allocated on the client's side (the address and the byte are on the stack).
+func connectEchoClose(port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { fatalError("socket failed: errno \(errno)") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard connected == 0 else { fatalError("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
+    var byte = UInt8(ascii: "x")
+    guard Glibc.send(fd, &byte, 1, Int32(MSG_NOSIGNAL)) == 1, recv(fd, &byte, 1, 0) == 1 else {
+        fatalError("the echo server did not echo: errno \(errno)")
     }
 }
