@@ -44,7 +44,7 @@ struct BusyLoopPollingTests {
             }
             let readable = try #require(chain.readableAt)
             let fired = try #require(chain.timerAt)
-            // The first call polls where `run()` would: after at most the loop's budget of block passes.
+            // The first call polls after at most the loop's budget of block passes.
             #expect(readable <= EventRunLoop.passesBetweenPolls + 1)
             #expect(fired < Self.chainLimit)
             #expect(results == [.handledSource])

@@ -246,10 +246,11 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Runs the loop once in `mode`: until a source, timer or block is handled, the deadline passes,
-    /// ``stop()`` is called, or the mode has nothing to wait for. After a pass that handled queued
-    /// blocks it still polls descriptors and timers once, without waiting, and serves what is ready
-    /// before it returns (as `CFRunLoopRunInMode` polls after a handled source), so a caller that
-    /// drives the loop this way is not starved by blocks that keep queueing blocks.
+    /// ``stop()`` is called, or the mode has nothing to wait for. After running queued blocks it still
+    /// polls descriptors and timers once, without waiting, and serves what is ready before it returns
+    /// (as `CFRunLoopRunInMode` polls after a handled source): when the blocks run out, or after 1,024
+    /// passes of blocks that keep queueing blocks, so a caller that drives the loop this way is not
+    /// starved by them.
     ///
     /// A deadline in the past polls once without waiting. Running ``RunLoopMode/common`` returns
     /// ``RunResult/finished`` at once, as `CFRunLoopRunInMode` does. Unlike CoreFoundation, a timer
@@ -323,8 +324,10 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
                 return .stopped
             }
             if handled, passesSincePoll < Self.passesBetweenPolls, hasQueuedBlocks(for: context) {
+                // A run that returns after a handled source counts passes only: its caller sees the
+                // same order of callbacks however long the passes take.
                 let now = ask_monotonic_ns()
-                if now &- lastPoll < Self.nanosecondsBetweenPolls, now < deadline {
+                if now < deadline, returnAfterSourceHandled || now &- lastPoll < Self.nanosecondsBetweenPolls {
                     passesSincePoll += 1
                     continue
                 }
@@ -336,11 +339,11 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
                     return .stopped
                 }
             }
-            // A run that returns after a handled block still polls once, without waiting, at the point
-            // where `run()` polls (after the same budget of block passes), and serves what is ready
+            // A run that returns after a handled block still polls once, without waiting, when the
+            // blocks run out or after `passesBetweenPolls` passes of them, and serves what is ready
             // before it returns, as CFRunLoopRunInMode polls its ports after a handled source0: a caller
             // that runs the loop one handled source at a time while blocks keep queueing blocks still
-            // has its descriptors and timers served, in the order `run()` serves them.
+            // has its descriptors and timers served.
             let returnsAfterPolling = handled && returnAfterSourceHandled
             // A block or before-polling item may have removed the mode's last source or timer (a
             // socket's close delivered by perform): polling now would wait for nothing.
@@ -387,7 +390,8 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
     /// behind a socket that keeps scheduling work. The writes a pass gathers go out before the loop
     /// polls, so the budget also decides how many echoed lines share one send: a budget of 16 passes
     /// sent one per ~17 lines, and waking the peer for each cost a third of a line echo's time
-    /// (Benchmarks/PROFILE.md). The time decides now; the count only bounds a run of empty passes.
+    /// (Benchmarks/PROFILE.md). In `run()` the time decides; the count only bounds a run of empty
+    /// passes. A run that returns after a handled source (`run(mode:before:)`) uses the count alone.
     package static let passesBetweenPolls = 1024
     static let nanosecondsBetweenPolls: UInt64 = 200_000
 
