@@ -16,18 +16,7 @@ final class EchoClient {
         line[lineLength - 1] = UInt8(ascii: "\n")
         outgoing = Array([[UInt8]](repeating: line, count: copies).joined())
         incoming = [UInt8](repeating: 0, count: outgoing.count)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard fd >= 0, connected == 0 else { fatalError("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
+        fd = connectToLoopback(port: port)
         var one: Int32 = 1
         setsockopt(fd, 6, 1, &one, socklen_t(MemoryLayout<Int32>.size))  // IPPROTO_TCP, TCP_NODELAY
     }
@@ -75,9 +64,19 @@ final class EchoClient {
 /// One short connection to the echo server on `port`: connect, one byte there and back, close — with
 /// nothing allocated on the client's side (the address and the byte are on the stack).
 func connectEchoClose(port: UInt16) {
+    let fd = connectToLoopback(port: port)
+    defer { close(fd) }
+    var byte = UInt8(ascii: "x")
+    guard Glibc.send(fd, &byte, 1, Int32(MSG_NOSIGNAL)) == 1, recv(fd, &byte, 1, 0) == 1 else {
+        fatalError("the echo server did not echo: errno \(errno)")
+    }
+}
+
+/// A blocking TCP socket connected to 127.0.0.1:`port` (the address is on the stack: nothing is
+/// allocated); any failure ends the process.
+private func connectToLoopback(port: UInt16) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { fatalError("socket failed: errno \(errno)") }
-    defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -88,8 +87,5 @@ func connectEchoClose(port: UInt16) {
         }
     }
     guard connected == 0 else { fatalError("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
-    var byte = UInt8(ascii: "x")
-    guard Glibc.send(fd, &byte, 1, Int32(MSG_NOSIGNAL)) == 1, recv(fd, &byte, 1, 0) == 1 else {
-        fatalError("the echo server did not echo: errno \(errno)")
-    }
+    return fd
 }

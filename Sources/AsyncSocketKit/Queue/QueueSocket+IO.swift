@@ -57,8 +57,7 @@ extension QueueSocket: ByteTransport {
         enqueue(
             ReadRequest(
                 kind: .separator(SeparatorBytes.of(data), maxLength: 0), buffer: buffer, bufferOffset: offset,
-                timeout: timeout,
-                tag: tag))
+                timeout: timeout, tag: tag))
     }
 
     /// Reads up to and including `data`, failing with `readMaxedOut` past `maxLength` bytes (0: none).
