@@ -12,7 +12,8 @@ import Logging
 // comes from EmbeddedConnection. Each connect makes a fresh harness (a fresh transport); the clock is
 // the connection's, kept across connects.
 final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
-    weak var owner: RunLoopSocket?
+    /// The public object: unowned, never weak (see LegacySocketBackend.owner).
+    unowned(unsafe) var owner: RunLoopSocket?
     let logger: Logger?
     let clock = VirtualClock()
     /// The current connection's harness (kept after it closes, so the peer can still take what was
@@ -183,7 +184,7 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     }
 
     /// The public socket callbacks name: the kept one while started (no callback comes otherwise).
-    var closeOwner: RunLoopSocket? { started ? retainedOwner ?? owner : nil }
+    var closeOwner: RunLoopSocket? { started ? retainedOwner : nil }
     var closeGeneration: Int { generation }
 
     func beginErrorClose(atEnd: Bool) {
@@ -195,7 +196,7 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     /// Releases the connection, then onSocketDidDisconnect, the very last thing it does.
     func fullClose() {
         guard started else { return }
-        let keptOwner = retainedOwner ?? owner
+        let keptOwner = retainedOwner
         started = false
         connected = false
         secured = false
@@ -213,6 +214,7 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     }
 
     func ownerDidGoAway() {
+        owner = nil
         harness?.onCallback = nil
         harness?.onClose = nil
         harness?.timeoutAnswerer = nil

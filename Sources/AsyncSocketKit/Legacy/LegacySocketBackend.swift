@@ -6,7 +6,15 @@ import Logging
 /// queue core, or AsyncSocketTesting's embedded connection. The public class only checks arguments it
 /// owns and forwards here; each backend gives the same legacy behavior.
 package protocol LegacySocketBackend: AnyObject {
-    /// The public socket, passed to delegate calls.
+    /// The public socket, passed to delegate calls. Backends hold it `unowned(unsafe)`, never
+    /// `weak`: one weak reference gives the object a side table, after which every retain and
+    /// release of it takes the runtime's slow path (a tenth of a line echo's time,
+    /// Benchmarks/PROFILE.md). Safe because the socket sets it in its init and clears it in its
+    /// deinit (``ownerDidGoAway()``), and a backend reads it only inside a call the socket makes
+    /// (its caller holds it), into the strong reference it keeps while started, or while started
+    /// without that reference, which happens only inside the accept sequence (it holds the new
+    /// socket). So it is never read while nothing holds the socket, the only time its deinit can
+    /// run.
     var owner: RunLoopSocket? { get set }
     /// The user's logger, if one was given.
     var logger: Logger? { get }

@@ -83,7 +83,7 @@ extension NativeSocketBackend {
 
     /// The accept sequence of 2.5 for one new descriptor.
     private func adoptAccepted(_ childFD: Int32, peer: SocketAddress) {
-        guard let owner, let delegate = owner.delegate else {
+        guard let owner = callbackOwner, let delegate = owner.delegate else {
             AcceptWithoutDelegate.reject(
                 childFD, peer: peer, warned: &warnedNoDelegate, logger: logger,
                 face: "RunLoopSocket")

@@ -41,6 +41,7 @@ extension NativeSocketBackend: LegacyClosing {
     /// A facade goes away only while its socket is not started, so no item is queued anywhere; this
     /// only guarantees that no deferred action outlives it holding the backend.
     func ownerDidGoAway() {
+        owner = nil
         readDequeue = nil
         writeDequeue = nil
         scheduledDisconnect = nil
@@ -49,7 +50,7 @@ extension NativeSocketBackend: LegacyClosing {
 
     func fullClose() {
         let wasStarted = started
-        let keptOwner = retainedOwner
+        let keptOwner = callbackOwner
         dropScheduledWork()
         engine.reset()
         connecting?.driver?.cancel(on: self)
@@ -83,7 +84,7 @@ extension NativeSocketBackend: LegacyClosing {
         generation += 1
         retainedOwner = nil
         if wasStarted {
-            reportDisconnected(keptOwner ?? owner)
+            reportDisconnected(keptOwner)
         }
     }
 }

@@ -33,7 +33,7 @@ extension NativeSocketBackend {
         engine.reset()
         let loop = EventRunLoop.current
         self.loop = loop
-        guard let owner, delegate?.onSocketWillConnect(owner) ?? true else {
+        guard let owner, owner.delegateForCallbacks?.onSocketWillConnect(owner) ?? true else {
             self.loop = nil
             throw AsyncSocketError(.canceled)
         }
@@ -57,7 +57,7 @@ extension NativeSocketBackend {
         self.loop = EventRunLoop.current
         phase = .askingWillConnect(socket: socket)
         let driver = makeConnectDriver([address], stagger: ConnectOrder.legacyStagger)
-        guard let owner, delegate?.onSocketWillConnect(owner) ?? true else {
+        guard let owner, owner.delegateForCallbacks?.onSocketWillConnect(owner) ?? true else {
             close(socket)
             phase = .idle
             self.loop = nil
@@ -129,8 +129,8 @@ extension NativeSocketBackend {
         writableHint = true
         attachSource()
         let generation = self.generation
-        if let owner, let peer = peerAddress {
-            delegate?.onSocket(owner, didConnectToHost: peer.host ?? "", port: peer.port)
+        if let owner = callbackOwner, let peer = peerAddress {
+            owner.delegateForCallbacks?.onSocket(owner, didConnectToHost: peer.host ?? "", port: peer.port)
         }
         guard generation == self.generation else { return }
         maybeDequeueRead()

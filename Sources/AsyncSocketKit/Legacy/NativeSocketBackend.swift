@@ -12,7 +12,8 @@ import Logging
 final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     // @unchecked Sendable: touched only on the thread of the socket's loop (the facade checks the
     // thread; work for another loop is carried there by `perform`).
-    weak var owner: RunLoopSocket?
+    /// The public object: unowned, never weak (see LegacySocketBackend.owner).
+    unowned(unsafe) var owner: RunLoopSocket?
     let engine = SocketEngine()
     /// The resolver for connects by name (`nil`: the system resolver, started on first use).
     let customResolver: HostResolver?
@@ -88,9 +89,9 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
         self.logger = logger
     }
 
-    /// The public object for callbacks: the strong reference while started (no weak load), else
-    /// the weak one.
-    var callbackOwner: RunLoopSocket? { retainedOwner ?? owner }
+    /// The public object for callbacks (which come only while started): the strong reference, or,
+    /// inside the accept sequence before the child is kept, the unowned one (the sequence holds it).
+    var callbackOwner: RunLoopSocket? { retainedOwner ?? (started ? owner : nil) }
 
     var delegate: (any RunLoopSocketDelegate)? { callbackOwner?.delegateForCallbacks }
 

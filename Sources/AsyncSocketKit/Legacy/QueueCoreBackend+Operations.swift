@@ -35,7 +35,7 @@ extension QueueCoreBackend {
 
     /// The listener accepted a connection: the legacy accept sequence.
     func accepted(_ childQueue: QueueCoreSocket) {
-        guard let owner, let delegate = owner.delegate else {
+        guard let owner = callbackOwner, let delegate = owner.delegate else {
             AcceptWithoutDelegate.warnOnce(
                 peer: childQueue.connectedAddress.flatMap { SocketAddress(data: $0) }, warned: &warnedNoDelegate,
                 logger: logger, face: "RunLoopSocket")
@@ -69,7 +69,7 @@ extension QueueCoreBackend {
             throw SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
         }
         loop = EventRunLoop.current
-        guard let owner, delegate?.onSocketWillConnect(owner) ?? true else {
+        guard let owner, owner.delegateForCallbacks?.onSocketWillConnect(owner) ?? true else {
             loop = nil
             throw AsyncSocketError(.canceled)
         }
@@ -90,7 +90,7 @@ extension QueueCoreBackend {
         let descriptor = try Self.makeConnectingSocket(for: address, boundTo: interface)
         loop = EventRunLoop.current
         phase = .askingWillConnect(socket: descriptor)
-        guard let owner, delegate?.onSocketWillConnect(owner) ?? true else {
+        guard let owner, owner.delegateForCallbacks?.onSocketWillConnect(owner) ?? true else {
             close(descriptor)
             phase = .idle
             loop = nil
@@ -288,7 +288,7 @@ extension QueueCoreBackend {
 
     func fullClose() {
         let wasStarted = started
-        let keptOwner = retainedOwner
+        let keptOwner = callbackOwner
         epoch += 1
         _ = dropPendingFlush()
         waitingWrites.removeAll()
@@ -304,7 +304,7 @@ extension QueueCoreBackend {
         closing = nil
         retainedOwner = nil
         if wasStarted {
-            reportDisconnected(keptOwner ?? owner)
+            reportDisconnected(keptOwner)
         }
     }
 

@@ -15,7 +15,8 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     // @unchecked Sendable: its variables are touched on the loop's thread only, except `target`
     // (where callbacks go, and the batch on its way), which the socket and bridge queues reach
     // through its `Lock`.
-    weak var owner: RunLoopSocket?
+    /// The public object: unowned, never weak (see LegacySocketBackend.owner).
+    unowned(unsafe) var owner: RunLoopSocket?
     var retainedOwner: RunLoopSocket?
     let customResolver: HostResolver?
     let logger: Logger?
@@ -60,9 +61,9 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         self.preBuffering = preBuffering
     }
 
-    /// The public object for callbacks: the strong reference while started (no weak load), else
-    /// the weak one.
-    var callbackOwner: RunLoopSocket? { retainedOwner ?? owner }
+    /// The public object for callbacks (which come only while started): the strong reference, or,
+    /// inside the accept sequence before the child is kept, the unowned one (the sequence holds it).
+    var callbackOwner: RunLoopSocket? { retainedOwner ?? (started ? owner : nil) }
 
     /// The delegate, read on the loop's thread (no thread check of the public getter).
     var delegate: (any RunLoopSocketDelegate)? { callbackOwner?.delegateForCallbacks }
@@ -262,5 +263,7 @@ struct DeliveryTarget {
 
 extension QueueCoreBackend {
     /// Nothing of the queue core refers back to the backend once the facade is gone.
-    func ownerDidGoAway() {}
+    func ownerDidGoAway() {
+        owner = nil
+    }
 }

@@ -79,7 +79,7 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     ) {
         guard let backend, backend.loop != nil else { return reply(0) }
         backend.deliver(epoch: epoch) { backend in
-            guard let owner = backend.owner, let delegate = backend.delegate else { return reply(0) }
+            guard let owner = backend.callbackOwner, let delegate = owner.delegateForCallbacks else { return reply(0) }
             switch direction {
             case .read:
                 reply(

@@ -117,6 +117,25 @@ struct ConnectAcceptTests {
     }
 
     @Test(
+        "a child its delegate disconnects inside willConnect reports didDisconnect with itself, once",
+        arguments: RunLoopSocket.Engine.allCases)
+    func childDisconnectedInWillConnect(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let recorder = Recorder()
+            recorder.onWillConnect = { sock in
+                if recorder.label(sock) == "child1" { sock.disconnect() }
+            }
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
+            try server.acceptOnPort(0)
+            let peer = try RawPeer(port: server.localPort)
+            #expect(runUntil { recorder.events("child1").contains(.didDisconnect) })
+            #expect(peer.sawClose())
+            #expect(recorder.events("child1") == [.willConnect, .didDisconnect])
+            server.disconnect()
+        }
+    }
+
+    @Test(
         "an accepted socket nobody keeps is closed at once and reported with itself as the argument",
         arguments: RunLoopSocket.Engine.allCases)
     func unretainedChild(engine: RunLoopSocket.Engine) async throws {
