@@ -118,10 +118,12 @@ package func loopbackAddress(port: UInt16) -> Data {
     return withUnsafeBytes(of: &address) { Data($0) }
 }
 
-/// A port on 127.0.0.1 nobody listens on (bound and released just now).
+/// A port on 127.0.0.1 that refuses connections for the rest of the process. The socket bound to it
+/// (never listening) stays open on purpose: released, the port could be taken by a parallel test's
+/// listener, or become the source port of the very connect aimed at it (a loopback connect to a free
+/// port in the ephemeral range can connect to itself), and the "refused" connect would succeed.
 package func unusedPort() -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
