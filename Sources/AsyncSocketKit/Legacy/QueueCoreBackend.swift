@@ -12,9 +12,8 @@ import Logging
 // one (still travelling after a user disconnect) from current ones. The peer's close while no read is
 // queued is noticed by a close watch on the loop (EPOLLRDHUP), as the native engine notices it.
 final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
-    // @unchecked Sendable: its variables are touched on the loop's thread only, except `target`
-    // (where callbacks go, and the batch on its way), which the socket and bridge queues reach
-    // through its `Lock`.
+    // @unchecked Sendable: its variables are touched on the loop's thread only; `deliveries`, which
+    // the socket and bridge queues reach, keeps its state behind a `Lock`.
     /// The public object: unowned, never weak (see LegacySocketBackend.owner).
     unowned(unsafe) var owner: RunLoopSocket?
     var retainedOwner: RunLoopSocket?
@@ -51,14 +50,15 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     var waitingWrites: [LegacyWrite] = []
     /// Writes the QueueSocket holds, queued, that wait for the flush to start.
     var writesWaiting = false
-    /// Where callbacks go, and the batch on its way there: read by the socket and bridge queues,
-    /// written on the loop thread.
-    let target = Lock(DeliveryTarget())
+    /// Where callbacks go, and the batch on its way there: filled on the socket queue, run and
+    /// retargeted on the loop thread.
+    let deliveries = QueueCoreDeliveries()
 
     init(resolver: HostResolver?, logger: Logger?, preBuffering: Bool) {
         customResolver = resolver
         self.logger = logger
         self.preBuffering = preBuffering
+        deliveries.backend = self
     }
 
     /// The public object for callbacks (which come only while started): the strong reference, or,
@@ -69,7 +69,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     var delegate: (any RunLoopSocketDelegate)? { callbackOwner?.delegateForCallbacks }
 
     var loop: EventRunLoop? {
-        get { target.withLock { $0.loop } }
+        get { deliveries.loop }
         set { retarget { $0.loop = newValue } }
     }
 
@@ -78,7 +78,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// A fresh connection for the next connect or accept, its callbacks bridged to this backend.
     func makeQueueSocket() -> QueueCoreSocket {
         epoch += 1
-        let bridge = QueueCoreBridge(backend: self, epoch: epoch)
+        let bridge = QueueCoreBridge(deliveries: deliveries, epoch: epoch)
         let socket = QueueCoreSocket(
             delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
         socket.adopt(by: bridge, preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
@@ -91,88 +91,33 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// Adopts an accepted connection (already connected) for a legacy child.
     func adopt(_ socket: QueueCoreSocket) {
         epoch += 1
-        let bridge = QueueCoreBridge(backend: self, epoch: epoch)
+        let bridge = QueueCoreBridge(deliveries: deliveries, epoch: epoch)
         socket.adopt(by: bridge, preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
         bridge.serve(socket)
         self.bridge = bridge
         queue = socket
     }
 
-    /// Runs `body` on the socket's loop, in its modes, if `epoch` is still current there. Deliveries
-    /// travel in batches: the first of a batch queues one perform on the loop, the ones that come
-    /// before it runs join it (one wake-up of the loop per batch, not per callback), in order.
+    /// Runs `body` on the socket's loop, in its modes, if `epoch` is still current there (see
+    /// ``QueueCoreDeliveries``).
     func deliver(epoch: Int, _ body: @escaping (QueueCoreBackend) -> Void) {
-        deliver(epoch: epoch, .call(body))
+        deliveries.deliver(epoch: epoch, .call(body))
     }
 
-    /// Delivers one of the frequent callbacks (no closure made for it).
-    func deliver(epoch: Int, _ callback: ConnectionCallback) {
-        deliver(epoch: epoch, .callback(callback))
-    }
-
-    private func deliver(epoch: Int, _ delivery: Delivery) {
-        let (loop, modes, first) = target.withLock { target -> (EventRunLoop?, [RunLoopMode], Bool) in
-            guard target.loop != nil else { return (nil, target.modes, false) }
-            target.batch.append(DeliveryBox(epoch: epoch, delivery: delivery))
-            return (target.loop, target.modes, target.batch.count == 1)
-        }
-        guard let loop, first else { return }
-        sendBatch(to: loop, modes: modes)
-    }
-
-    /// Queues a run of the batch on `loop`: from the loop's own thread with the item this backend
-    /// keeps for it (no allocation per batch), from elsewhere with a cross-thread perform.
-    private func sendBatch(to loop: EventRunLoop, modes: [RunLoopMode]) {
-        guard loop.isCurrent else {
-            loop.perform(inModes: modes) { [self] in runBatch() }
-            return
-        }
-        let item = target.withLock { target -> PerformItem in
-            if let kept = target.batchItem, kept.loop === loop {
-                kept.item.modes = modes
-                return kept.item
-            }
-            let item = PerformItem(modes: modes) { [weak self] in self?.runBatch() }
-            target.batchItem = (loop, item)
-            return item
-        }
-        loop.schedule(item)
-    }
-
-    /// Changes where callbacks go. A batch already on its way may wait in a loop or modes no longer
-    /// run: it is sent again to the new target (running it twice runs each delivery once).
+    /// Changes where callbacks go (see ``QueueCoreDeliveries/retarget(_:)``).
     func retarget(_ change: (inout DeliveryTarget) -> Void) {
-        let (loop, modes, pending) = target.withLock { target -> (EventRunLoop?, [RunLoopMode], Bool) in
-            change(&target)
-            return (target.loop, target.modes, !target.batch.isEmpty)
-        }
-        guard let loop, pending else { return }
-        sendBatch(to: loop, modes: modes)
+        deliveries.retarget(change)
     }
 
     /// Runs the deliveries queued so far; ones queued while it runs form the next batch.
-    private func runBatch() {
-        // Two buffers take turns (the batch being run and the one filling), so a batch costs no
-        // allocation once both have grown.
-        var batch = target.withLock { target -> [DeliveryBox] in
-            var taken: [DeliveryBox] = []
-            swap(&taken, &target.spare)
-            swap(&taken, &target.batch)
-            return taken
-        }
-        defer {
-            batch.removeAll(keepingCapacity: true)
-            target.withLock { target in
-                if target.spare.capacity < batch.capacity {
-                    target.spare = batch
-                }
-            }
-        }
+    func runBatch() {
+        var batch = deliveries.takeBatch()
+        defer { deliveries.recycle(&batch) }
         for box in batch {
             guard box.epoch == epoch else { continue }
             if let current = loop, !current.isCurrent {
                 // Moved meanwhile: follow the socket to its new loop.
-                deliver(epoch: box.epoch, box.delivery)
+                deliveries.deliver(epoch: box.epoch, box.delivery)
                 continue
             }
             switch box.delivery {
@@ -234,31 +179,6 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     func unreadData() -> Data? {
         closing?.unread
     }
-}
-
-/// What is carried to the loop: a frequent callback as a value, anything else as a closure.
-enum Delivery {
-    case callback(ConnectionCallback)
-    case call((QueueCoreBackend) -> Void)
-}
-
-/// A delivery on its way to the loop, with the epoch of the QueueSocket it came from.
-// @unchecked Sendable: a closure in it is run on the loop only, by the batch that carries it.
-struct DeliveryBox: @unchecked Sendable {
-    let epoch: Int
-    let delivery: Delivery
-}
-
-/// The loop and modes callbacks go to, and the callbacks queued for the next batch.
-struct DeliveryTarget {
-    var loop: EventRunLoop?
-    var modes: [RunLoopMode] = [.default]
-    var batch: [DeliveryBox] = []
-    /// The emptied buffer of the last batch run, for the next batch to fill.
-    var spare: [DeliveryBox] = []
-    /// The item that runs batches from the loop's own thread, and the loop it is for (scheduled
-    /// only on that loop's thread).
-    var batchItem: (loop: EventRunLoop, item: PerformItem)?
 }
 
 extension QueueCoreBackend {

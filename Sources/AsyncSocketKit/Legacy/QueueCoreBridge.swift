@@ -7,22 +7,24 @@ import Foundation
 /// legacy delegate, the answer going back to the QueueSocket. It keeps its QueueSocket alive, and
 /// accepted QueueSockets until the loop has wrapped them.
 final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
-    // @unchecked Sendable: `kept` and `served` are behind `Lock`s, `backend` is a weak reference set
-    // once at init (the runtime makes weak loads thread-safe), the rest is `let`.
+    // @unchecked Sendable: `kept` and `served` are behind `Lock`s, the rest is `let` (and
+    // `deliveries` is Sendable).
     /// The QueueSocket's delegate queue. Under legacy semantics every callback and question reaches
     /// the bridge on the socket queue (accepts included); only an accepted socket not yet adopted by
     /// its child (still GCD semantics) reports through this queue. A global queue means no queue is
     /// made and torn down per connection.
     var queue: DispatchQueue { .global() }
-    private weak var backend: QueueCoreBackend?
-    private let epoch: Int
+    /// Where the callbacks of the backend's connections wait for its loop.
+    let deliveries: QueueCoreDeliveries
+    /// The number of the connection this bridge serves, in its backend.
+    let epoch: Int
     private let kept = Lock<[ObjectIdentifier: QueueSocket]>([:])
     /// The QueueSocket this bridge serves (set once, before it starts). Sockets it accepted report
     /// here too until their legacy child adopts them.
     private let served = Lock<ObjectIdentifier?>(nil)
 
-    init(backend: QueueCoreBackend, epoch: Int) {
-        self.backend = backend
+    init(deliveries: QueueCoreDeliveries, epoch: Int) {
+        self.deliveries = deliveries
         self.epoch = epoch
     }
 
@@ -49,7 +51,7 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     }
 
     private func deliver(_ body: @escaping (QueueCoreBackend) -> Void) {
-        backend?.deliver(epoch: epoch, body)
+        deliveries.deliver(epoch: epoch, .call(body))
     }
 
     func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
@@ -66,19 +68,13 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
         deliver { $0.didConnect(host: host, port: port) }
     }
 
-    /// One of the frequent callbacks, handed over by the QueueSocket directly (it never calls the
-    /// delegate methods that carry them).
-    func deliver(_ callback: ConnectionCallback) {
-        backend?.deliver(epoch: epoch, callback)
-    }
-
     /// A timeout question for the legacy delegate, asked on the loop; the answer goes to `reply`
     /// (none once the connection is over there: the question is moot). Without a loop, "time out".
     func askTimeout(
         _ direction: TransferDirection, _ query: TimeoutQuery, reply: @escaping @Sendable (TimeInterval) -> Void
     ) {
-        guard let backend, backend.loop != nil else { return reply(0) }
-        backend.deliver(epoch: epoch) { backend in
+        guard deliveries.loop != nil else { return reply(0) }
+        deliver { backend in
             guard let owner = backend.callbackOwner, let delegate = owner.delegateForCallbacks else { return reply(0) }
             switch direction {
             case .read:

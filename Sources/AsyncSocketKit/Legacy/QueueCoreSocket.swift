@@ -11,12 +11,14 @@ import Foundation
 // listener hands its children to the loop without a hop. QueueSocket's own code knows none of this:
 // it calls the hooks overridden here.
 final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
-    // @unchecked Sendable: as QueueSocket; `lastErrorClose` is behind a `Lock`, `coreBridge` is
-    // touched on the socket queue only.
+    // @unchecked Sendable: as QueueSocket; `lastErrorClose` is behind a `Lock`, `coreBridge` and
+    // `route` are touched on the socket queue only.
 
-    /// The bridge of the backend that adopted this socket: the frequent callbacks and timeout
-    /// questions go to it directly.
+    /// The bridge of the backend that adopted this socket: timeout questions go to it directly.
     weak var coreBridge: QueueCoreBridge?
+    /// Where the frequent callbacks go (held strongly: see QueueCoreDeliveries.swift), with this
+    /// connection's number there; set by the adoption.
+    private var route: (deliveries: QueueCoreDeliveries, epoch: Int)?
     /// What decides when the peer's end closes the socket.
     var legacyEnd = LegacyEndWatch()
     /// What the last error close kept for willDisconnect (unread bytes, the still-open descriptor,
@@ -40,9 +42,9 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     /// The callback goes into the loop's batch as it is (no closure, no delegate method to turn it
     /// back from).
     override func handOver(_ callback: ConnectionCallback) {
-        guard let coreBridge else { return super.handOver(callback) }
+        guard let route else { return super.handOver(callback) }
         legacyEnd.callbacksSent &+= 1
-        coreBridge.deliver(callback)
+        route.deliveries.deliver(epoch: route.epoch, .callback(callback))
     }
 
     /// The question travels to the loop with the callbacks and its answer comes back to the socket
@@ -188,6 +190,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
             storedDelegate = bridge
             storedDelegateQueue = bridge.queue
             coreBridge = bridge
+            route = (bridge.deliveries, bridge.epoch)
             legacyEnd.probe = peerEndedProbe
             engine.configuration.prebuffering = preBuffering
         }
