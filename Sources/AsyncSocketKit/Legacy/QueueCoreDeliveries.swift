@@ -30,23 +30,35 @@ final class QueueCoreDeliveries: @unchecked Sendable {
     }
 
     /// Queues a run of the batch on `loop`: from the loop's own thread with the item kept for it (no
-    /// allocation per batch), from elsewhere with a cross-thread perform.
+    /// allocation and no weak load per batch), from elsewhere with a cross-thread perform.
     private func sendBatch(to loop: EventRunLoop, modes: [RunLoopMode]) {
-        guard let backend else { return }
         guard loop.isCurrent else {
+            guard let backend else { return }
             loop.perform(inModes: modes) { backend.runBatch() }
             return
         }
-        let item = target.withLock { target -> PerformItem in
-            if let kept = target.batchItem, kept.loop === loop {
-                kept.item.modes = modes
-                return kept.item
-            }
-            let item = PerformItem(modes: modes) { [weak backend] in backend?.runBatch() }
-            target.batchItem = (loop, item)
-            return item
+        let kept = target.withLock { target -> PerformItem? in
+            guard let kept = target.batchItem, kept.loop === loop else { return nil }
+            kept.item.modes = modes
+            return kept.item
         }
+        guard let item = kept ?? makeBatchItem(for: loop, modes: modes) else { return }
         loop.schedule(item)
+    }
+
+    /// The item that runs batches on `loop`, kept for the next ones. It holds the backend strongly,
+    /// which holds this object: ``dropBatchItem()`` ends that cycle when the backend's public socket
+    /// goes away.
+    private func makeBatchItem(for loop: EventRunLoop, modes: [RunLoopMode]) -> PerformItem? {
+        guard let backend else { return nil }
+        let item = PerformItem(modes: modes) { backend.runBatch() }
+        target.withLock { $0.batchItem = (loop, item) }
+        return item
+    }
+
+    /// Lets go of the kept item (and so of the backend it holds).
+    func dropBatchItem() {
+        target.withLock { $0.batchItem = nil }
     }
 
     /// Changes where callbacks go. A batch already on its way may wait in a loop or modes no longer

@@ -36,7 +36,7 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         public var description: String { rawValue }
     }
 
-    let backend: any LegacySocketBackend
+    package let backend: any LegacySocketBackend
     /// The engine the socket was made with.
     public let engine: Engine
     private weak var storedDelegate: (any RunLoopSocketDelegate)?
