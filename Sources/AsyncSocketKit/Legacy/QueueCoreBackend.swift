@@ -185,6 +185,6 @@ extension QueueCoreBackend {
     /// Nothing of the queue core refers back to the backend once the facade is gone.
     func ownerDidGoAway() {
         owner = nil
-        deliveries.dropBatchItem()
+        deliveries.discardAll()
     }
 }

@@ -47,7 +47,7 @@ final class QueueCoreDeliveries: @unchecked Sendable {
     }
 
     /// The item that runs batches on `loop`, kept for the next ones. It holds the backend strongly,
-    /// which holds this object: ``dropBatchItem()`` ends that cycle when the backend's public socket
+    /// which holds this object: ``discardAll()`` ends that cycle when the backend's public socket
     /// goes away.
     private func makeBatchItem(for loop: EventRunLoop, modes: [RunLoopMode]) -> PerformItem? {
         guard let backend else { return nil }
@@ -56,9 +56,16 @@ final class QueueCoreDeliveries: @unchecked Sendable {
         return item
     }
 
-    /// Lets go of the kept item (and so of the backend it holds).
-    func dropBatchItem() {
-        target.withLock { $0.batchItem = nil }
+    /// The backend's public socket is gone, so nothing here will run again: lets go of the kept item
+    /// (which holds the backend) and of the deliveries waiting (which may hold QueueSockets, which
+    /// hold this object), and takes no more.
+    func discardAll() {
+        // What was here is handed out of the lock and released there: a QueueSocket freed with it
+        // may still deliver on its way out, which takes the lock.
+        _ = target.withLock { target in
+            defer { target = DeliveryTarget() }
+            return target
+        }
     }
 
     /// Changes where callbacks go. A batch already on its way may wait in a loop or modes no longer
