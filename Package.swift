@@ -94,6 +94,11 @@ let package = Package(
                 name: name, dependencies: ["AsyncSocketKit"], path: "Examples/\(name)", exclude: ["README.md"])
         }
         + [
+            // A program the fault tests start as a fresh process: a dispatch timer armed when no
+            // descriptor is left (see its main.swift).
+            .executableTarget(
+                name: "TimerWithoutDescriptorsProbe", dependencies: ["AsyncSocketKit"],
+                path: "Tests/Probes/TimerWithoutDescriptorsProbe"),
             // Helpers and fixtures the test targets share (recorders, raw peers, the socket auditor,
             // TLS fixtures); its API is `package`, for the test targets of this package only.
             .target(

@@ -86,6 +86,7 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         delegate: (any QueueSocketDelegate)? = nil, delegateQueue: DispatchQueue? = nil,
         resolver: HostResolver? = nil, logger: Logger? = nil
     ) {
+        _ = DispatchTimerWarmUp.done
         socketQueue = DispatchQueue(label: "GCDAsyncSocket")
         socketQueueIdentity = UInt(bitPattern: ObjectIdentifier(socketQueue))
         socketQueueIsUsers = false
@@ -104,6 +105,7 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         if let socketQueue, Self.isGlobalQueue(socketQueue) {
             throw QueueSocketError(.badConfig, "The socket queue must be serial, not a global concurrent queue")
         }
+        _ = DispatchTimerWarmUp.done
         self.socketQueue = socketQueue ?? DispatchQueue(label: "GCDAsyncSocket")
         socketQueueIdentity = UInt(bitPattern: ObjectIdentifier(self.socketQueue))
         socketQueueIsUsers = socketQueue != nil

@@ -27,6 +27,16 @@ struct EMFILEFaultTests {
         Self.reportChildErrors(result)
     }
 
+    @Test("QueueSocket: a read timeout armed with no descriptor left fires, in a process with no timer before")
+    func timeoutWithoutDescriptors() async throws {
+        // A program of its own (Tests/Probes): the test runner's processes have armed timers already.
+        try await onNewThread {
+            let probe = try ChildProcess(built: "TimerWithoutDescriptorsProbe", [])
+            #expect(probe.waitForExit(timeout: 20) == 0)
+            #expect(probe.output.split(separator: "\n").last == "fired", "\(probe.output)")
+        }
+    }
+
     private static func reportChildErrors(_ result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation)
     {
         let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
