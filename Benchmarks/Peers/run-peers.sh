@@ -28,7 +28,7 @@ START_DIR=$(pwd)
 export BENCH_OUT=${BENCH_OUT:-/tmp/asyncsocket-bench}
 mkdir -p "$BENCH_OUT"
 rm -rf "$BENCH_OUT"/c "$BENCH_OUT"/swift-dispatch-echo/Sources "$BENCH_OUT"/swift-nio-echo/Sources
-cp -r "$HERE"/c "$HERE"/swift-nio-echo "$HERE"/swift-dispatch-echo "$HERE"/summarize.py "$BENCH_OUT"/
+cp -r "$HERE"/c "$HERE"/swift-nio-echo "$HERE"/swift-dispatch-echo "$HERE"/summarize.py "$HERE"/rawfile.py "$BENCH_OUT"/
 cd "$BENCH_OUT"
 REPEATS=${REPEATS:-3}
 # PIN=1 (default): server on CPU 0, client on CPU 1 (taskset). PIN=0: let the scheduler place them.

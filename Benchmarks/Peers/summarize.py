@@ -2,30 +2,14 @@
 """Turn a run-peers.sh raw file into RESULTS.md (printed to stdout)."""
 import os
 import platform
-import re
 import statistics
 import subprocess
 import sys
-from collections import defaultdict
+
+from rawfile import read_raw  # beside this script (run-peers.sh copies both)
 
 raw = sys.argv[1]
-rows = defaultdict(list)  # (label, metric, server) -> [values]
-failures = []
-servers = []  # in order of first appearance in the raw file
-for line in open(raw):
-    kv = dict(re.findall(r"(\w+)=(\S+)", line))
-    if kv.get("server") and kv["server"] not in servers:
-        servers.append(kv["server"])
-    if "FAILED" in line:
-        failures.append(line.strip())
-        continue
-    if "label" not in kv:
-        continue
-    for k, v in kv.items():
-        try:
-            rows[(kv["label"], k, kv["server"])].append(float(v))
-        except ValueError:
-            pass
+rows, servers, failures = read_raw(raw)  # rows: (label, metric, server) -> [values]
 
 METRICS = [
     ("bulk_c1", "MiB_s", "bulk 1 conn x 64 MiB echo, MiB/s"),

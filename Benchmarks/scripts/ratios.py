@@ -4,28 +4,17 @@
 
     ratios.py RAW COMMAND [PEER_RESULTS_MD] > RESULTS.md
 """
-import re
+import os
 import statistics
 import subprocess
 import sys
-from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Peers"))
+from rawfile import read_raw  # noqa: E402 (Benchmarks/Peers/rawfile.py, shared with summarize.py)
 
 raw, command = sys.argv[1], sys.argv[2]
 peer_md = sys.argv[3] if len(sys.argv) > 3 else None
-values = defaultdict(list)  # (label, metric, server) -> [values]
-servers, failures = [], []
-for line in open(raw):
-    kv = dict(re.findall(r"(\w+)=(\S+)", line))
-    if kv.get("server") and kv["server"] not in servers:
-        servers.append(kv["server"])
-    if "FAILED" in line:
-        failures.append(line.strip())
-        continue
-    for key, value in kv.items():
-        try:
-            values[(kv.get("label"), key, kv.get("server"))].append(float(value))
-        except ValueError:
-            pass
+values, servers, failures = read_raw(raw)  # values: (label, metric, server) -> [values]
 
 THROUGHPUT = [
     ("bulk_c1", "MiB_s", "bulk 1 conn, MiB/s"),
