@@ -5,7 +5,8 @@ import Foundation
 // callback here on its socket queue, through a strong reference: the backend and the bridge are
 // weakly referenced, so reaching either costs a weak load and slow reference counting per callback
 // (Benchmarks/PROFILE.md), while this object is never weakly referenced. Only the first callback of
-// a batch reaches the backend (weakly), to have the batch run on the loop.
+// a batch has the batch run on the loop: from the loop's own thread through an item kept here, which
+// holds the backend; from another thread through a weak load of the backend.
 
 /// The callbacks on their way to a queue-core socket's loop, and where that loop is.
 final class QueueCoreDeliveries: @unchecked Sendable {
