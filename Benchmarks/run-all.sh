@@ -64,6 +64,19 @@ if [[ ${ALLOCATIONS:-1} == 1 ]]; then
         python3 "$HERE/scripts/allocations.py" <"$ALLOC_OUT"
     } >>"$OUT"
 fi
+# Resident memory of 10 000 idle connections per server (idle-memory.sh, about a minute), beside its
+# target. IDLE=0 skips it.
+if [[ ${IDLE:-1} == 1 ]]; then
+    echo "== idle connections (idle-memory.sh) =="
+    IDLE_OUT=$BENCH_OUT/idle-memory.md
+    SERVERS="runloop runloop-qc queue" OUT=$IDLE_OUT "$HERE/idle-memory.sh"
+    {
+        echo
+        echo "## Idle connections: resident memory per connection"
+        echo
+        sed -n '3,$p' "$IDLE_OUT"
+    } >>"$OUT"
+fi
 # TLS: handshakes/s and bulk MiB/s through TLS (TLSBench), beside `openssl s_time`/`s_server` and the
 # SwiftNIO-SSL peer (Peers/swift-nio-ssl-echo, built into BENCH_OUT; several minutes the first time, as
 # it compiles BoringSSL). TLS=0 skips it.

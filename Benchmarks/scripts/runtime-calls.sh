@@ -21,7 +21,7 @@ PORT=${PORT:-$((20000 + RANDOM % 10000))}
 source "$(cd "$(dirname "$0")" && pwd)/server-under-perf.sh"
 prepare_loadgen
 SWIFT_CORE=$(ldd "$BINARY" | awk '/libswiftCore/ {print $3}')
-LIBC=$(ldd "$BINARY" | awk '/libc\.so/ {print $3}')
+LIBC=$(ldd "$BINARY" | awk '$1 ~ /^libc\.so/ {print $3}')
 DEFINED=$(perf probe -l 2>/dev/null || true)
 for symbol in swift_retain swift_release swift_weakLoadStrong swift_beginAccess; do
     grep -q "probe_libswiftCore:$symbol " <<<"$DEFINED" || perf probe -q -x "$SWIFT_CORE" "$symbol"

@@ -1,39 +1,67 @@
 import Foundation
 
+// An IPv4 or IPv6 address is kept inline in 28 bytes (a `sockaddr_in` fits in a `sockaddr_in6`);
+// any other family (Unix-domain) keeps its bytes in a `Data`. A `sockaddr_storage` inline would
+// make every value 132 bytes, and sockets keep addresses for their whole life
+// (Benchmarks/IDLE-MEMORY.md).
+
 /// An IPv4, IPv6 or Unix-domain socket address (a `sockaddr` with its length).
 package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
-    private(set) var storage = sockaddr_storage()
+    private enum Bytes: Sendable {
+        /// `AF_INET` or `AF_INET6`, zero-filled past `length`.
+        case inet(sockaddr_in6)
+        case other(Data)
+    }
+
+    private var bytes = Bytes.inet(sockaddr_in6())
     private(set) var length: socklen_t = 0
 
-    init() {}
+    package init() {}
 
     /// An address from `sockaddr` bytes (as in the original's `NSData` addresses); `nil` when the
     /// bytes are too short for the family they name.
-    init?(data: Data) {
+    package init?(data: Data) {
         guard data.count >= MemoryLayout<sa_family_t>.size, data.count <= MemoryLayout<sockaddr_storage>.size
         else { return nil }
-        withUnsafeMutableBytes(of: &storage) { raw in
-            data.withUnsafeBytes { raw.copyMemory(from: $0) }
-        }
-        length = socklen_t(data.count)
-        switch Int32(storage.ss_family) {
+        let family = data.withUnsafeBytes { Int32($0.loadUnaligned(as: sa_family_t.self)) }
+        switch family {
         case AF_INET: guard data.count >= MemoryLayout<sockaddr_in>.size else { return nil }
         case AF_INET6: guard data.count >= MemoryLayout<sockaddr_in6>.size else { return nil }
         default: break
         }
+        self = data.withUnsafeBytes { raw in
+            SocketAddress(
+                pointer: raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), length: socklen_t(raw.count))
+        }
     }
 
     /// An address from a `sockaddr` pointer and length.
-    init(pointer: UnsafePointer<sockaddr>, length: socklen_t) {
+    package init(pointer: UnsafePointer<sockaddr>, length: socklen_t) {
         let count = min(Int(length), MemoryLayout<sockaddr_storage>.size)
-        withUnsafeMutableBytes(of: &storage) { raw in
-            raw.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: count))
+        let source = UnsafeRawBufferPointer(start: pointer, count: count)
+        let family = count >= MemoryLayout<sa_family_t>.size ? Int32(source.loadUnaligned(as: sa_family_t.self)) : 0
+        if (family == AF_INET || family == AF_INET6) && count <= MemoryLayout<sockaddr_in6>.size {
+            var inet = sockaddr_in6()
+            withUnsafeMutableBytes(of: &inet) { $0.copyMemory(from: source) }
+            bytes = .inet(inet)
+        } else {
+            bytes = .other(Data(source))
         }
         self.length = socklen_t(count)
     }
 
+    /// Calls `body` with the address's bytes (`length` of them).
+    private func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        switch bytes {
+        case .inet(var inet):
+            return try withUnsafeBytes(of: &inet) { try body(UnsafeRawBufferPointer(rebasing: $0.prefix(Int(length)))) }
+        case .other(let data):
+            return try data.withUnsafeBytes { try body($0) }
+        }
+    }
+
     /// The IPv4 wildcard or loopback address with `port`.
-    static func ipv4(loopback: Bool, port: UInt16) -> SocketAddress {
+    package static func ipv4(loopback: Bool, port: UInt16) -> SocketAddress {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -46,7 +74,7 @@ package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The IPv6 wildcard or loopback address with `port`.
-    static func ipv6(loopback: Bool, port: UInt16) -> SocketAddress {
+    package static func ipv6(loopback: Bool, port: UInt16) -> SocketAddress {
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
         address.sin6_port = port.bigEndian
@@ -76,7 +104,7 @@ package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// A Unix-domain address for `path`, or `nil` when the path does not fit `sun_path`.
-    static func unix(path: String) -> SocketAddress? {
+    package static func unix(path: String) -> SocketAddress? {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -92,21 +120,21 @@ package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    var family: Int32 { Int32(storage.ss_family) }
+    package var family: Int32 {
+        withBytes { $0.count >= MemoryLayout<sa_family_t>.size ? Int32($0.loadUnaligned(as: sa_family_t.self)) : 0 }
+    }
     package var isIPv4: Bool { family == AF_INET }
     package var isIPv6: Bool { family == AF_INET6 }
-    var isIP: Bool { isIPv4 || isIPv6 }
+    package var isIP: Bool { isIPv4 || isIPv6 }
 
     /// The port in host order (0 for other families).
     package var port: UInt16 {
         get {
-            var storage = storage
-            switch family {
-            case AF_INET:
-                return withUnsafeBytes(of: &storage) { UInt16(bigEndian: $0.load(as: sockaddr_in.self).sin_port) }
-            case AF_INET6:
-                return withUnsafeBytes(of: &storage) { UInt16(bigEndian: $0.load(as: sockaddr_in6.self).sin6_port) }
-            default: return 0
+            guard isIP else { return 0 }
+            let offset = MemoryLayout<sockaddr_in>.offset(of: \.sin_port)!  // sin6_port's too
+            return withBytes {
+                $0.count >= offset + 2
+                    ? UInt16(bigEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt16.self)) : 0
             }
         }
         set {
@@ -120,14 +148,15 @@ package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
 
     /// The numeric host (`inet_ntop`), or the path of a Unix-domain address.
     package var host: String? {
-        var storage = storage
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch family {
         case AF_INET:
-            var address = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in.self).sin_addr }
+            let offset = MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!
+            guard var address = load(in_addr.self, at: offset) else { return nil }
             guard inet_ntop(AF_INET, &address, &buffer, socklen_t(buffer.count)) != nil else { return nil }
         case AF_INET6:
-            var address = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in6.self).sin6_addr }
+            let offset = MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!
+            guard var address = load(in6_addr.self, at: offset) else { return nil }
             guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else { return nil }
         case AF_UNIX:
             return unixPath
@@ -137,22 +166,25 @@ package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
         return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
+    /// The `T` at byte `offset`, when the address is long enough to hold it.
+    private func load<T>(_: T.Type, at offset: Int) -> T? {
+        withBytes {
+            $0.count >= offset + MemoryLayout<T>.size ? $0.loadUnaligned(fromByteOffset: offset, as: T.self) : nil
+        }
+    }
+
     /// The path of a Unix-domain address.
-    var unixPath: String? {
+    package var unixPath: String? {
         guard family == AF_UNIX else { return nil }
-        var storage = storage
-        return withUnsafeBytes(of: &storage) { raw in
-            let path = raw.load(as: sockaddr_un.self).sun_path
-            return withUnsafeBytes(of: path) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        return withBytes { raw in
+            String(decoding: raw.dropFirst(pathOffset).prefix { $0 != 0 }, as: UTF8.self)
         }
     }
 
     /// The `sockaddr` bytes.
-    var data: Data {
-        var storage = storage
-        return withUnsafeBytes(of: &storage) { Data($0.prefix(Int(length))) }
+    package var data: Data {
+        withBytes { Data($0) }
     }
 
     package var description: String {
@@ -161,27 +193,35 @@ package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Calls `body` with the address as a `sockaddr` pointer and its length.
-    func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> T) rethrows -> T {
-        var storage = storage
-        return try withUnsafePointer(to: &storage) {
-            try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, length) }
+    package func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> T) rethrows -> T {
+        switch bytes {
+        case .inet(var inet):
+            return try withUnsafePointer(to: &inet) {
+                try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, length) }
+            }
+        case .other(let data):
+            var storage = sockaddr_storage()
+            withUnsafeMutableBytes(of: &storage) { raw in data.withUnsafeBytes { raw.copyMemory(from: $0) } }
+            return try withUnsafePointer(to: &storage) {
+                try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, length) }
+            }
         }
     }
 
     private mutating func withIPv4(_ body: (inout sockaddr_in) -> Void) {
-        withUnsafeMutableBytes(of: &storage) { raw in
+        guard case .inet(var inet) = bytes else { return }
+        withUnsafeMutableBytes(of: &inet) { raw in
             var address = raw.load(as: sockaddr_in.self)
             body(&address)
             raw.storeBytes(of: address, as: sockaddr_in.self)
         }
+        bytes = .inet(inet)
     }
 
     private mutating func withIPv6(_ body: (inout sockaddr_in6) -> Void) {
-        withUnsafeMutableBytes(of: &storage) { raw in
-            var address = raw.load(as: sockaddr_in6.self)
-            body(&address)
-            raw.storeBytes(of: address, as: sockaddr_in6.self)
-        }
+        guard case .inet(var inet) = bytes else { return }
+        body(&inet)
+        bytes = .inet(inet)
     }
 
     package static func == (a: SocketAddress, b: SocketAddress) -> Bool {

@@ -148,7 +148,7 @@ extension QueueSocket: ByteTransport {
         let descriptor = fd
         // Two holders: the read source's cancel handler and the close (tearDown, or whoever
         // `closing(with:)` handed the descriptor to); a write source, once made, is a third.
-        let remaining = CancelCounter(count: 2) { close(descriptor) }
+        let remaining = CancelCounter(count: 2, closing: descriptor)
         read.setCancelHandler { remaining.done() }
         descriptorCloser = remaining
         readSource = read
@@ -311,31 +311,5 @@ final class TimerHandler: @unchecked Sendable {
     let fired: (QueueSocket) -> Void
     init(_ fired: @escaping (QueueSocket) -> Void) {
         self.fired = fired
-    }
-}
-
-/// Runs `action` once `count` holders are done (the descriptor closes after the last).
-final class CancelCounter: Sendable {
-    private let remaining: Lock<Int>
-    private let action: @Sendable () -> Void
-
-    init(count: Int, action: @escaping @Sendable () -> Void) {
-        remaining = Lock(count)
-        self.action = action
-    }
-
-    /// One more holder (a source made after the counter).
-    func addHolder() {
-        remaining.withLock { $0 += 1 }
-    }
-
-    func done() {
-        let last = remaining.withLock { count -> Bool in
-            count -= 1
-            return count == 0
-        }
-        if last {
-            action()
-        }
     }
 }

@@ -36,7 +36,8 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     // Everything below is touched on `socketQueue` only.
     weak var storedDelegate: (any QueueSocketDelegate)?
     var storedDelegateQueue: DispatchQueue?
-    var storedUserData: (any Sendable)?
+    /// Boxed: most sockets have none, and an existential kept inline would cost each 40 bytes.
+    var storedUserData: UserDataBox?
     var ipv4Enabled = true
     var ipv6Enabled = true
     var ipv4Preferred = true
@@ -294,8 +295,11 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// Anything the application wants to keep with the socket.
     public var userData: (any Sendable)? {
-        get { sync { storedUserData } }
-        set { async { [self] in storedUserData = newValue } }
+        get { sync { storedUserData?.value } }
+        set {
+            let box = newValue.map(UserDataBox.init)
+            async { [self] in storedUserData = box }
+        }
     }
 
     func debug(_ message: @autoclosure () -> String) {
@@ -425,5 +429,14 @@ struct DelegateBox: @unchecked Sendable {
 
     init(_ delegate: (any QueueSocketDelegate)?) {
         self.delegate = delegate
+    }
+}
+
+/// A socket's `userData`.
+final class UserDataBox: Sendable {
+    let value: any Sendable
+
+    init(_ value: any Sendable) {
+        self.value = value
     }
 }
