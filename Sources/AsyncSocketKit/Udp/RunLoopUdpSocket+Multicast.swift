@@ -1,0 +1,132 @@
+import CAsyncSocketShims
+import Foundation
+
+// Multicast group membership. The original joined IPv4 groups only correctly (its IPv6 join used
+// the IPv4 option level and interface 0) and could not leave a group; here both families join and
+// leave with their own options (IP_ADD/DROP_MEMBERSHIP, IPV6_ADD/DROP_MEMBERSHIP at IPPROTO_IPV6 with
+// the interface's index). A join settles the family: the other family's socket closes.
+extension RunLoopUdpSocket {
+    /// Joins `group` on the interface the system chooses (`joinMulticastGroup:error:`).
+    public func joinMulticastGroup(_ group: String) throws {
+        checkThread("joinMulticastGroup(_:)")
+        try membership(joining: true, group, interface: nil)
+    }
+
+    /// Joins `group` on the interface with the local address `interface` (`nil`: the system
+    /// chooses; `joinMulticastGroup:withAddress:error:`). The socket must be bound and not connected
+    /// (``AsyncSocketUsageError`` otherwise). Throws ``AsyncUdpSocketError`` `.badParameter` when the
+    /// group and the interface address are of different families or no interface has that address,
+    /// `.ipv4Unavailable`/`.ipv6Unavailable` when the group's family's socket is closed, a
+    /// `kCFStreamErrorDomainNetDB` error when the group's name is not found, and the POSIX error when
+    /// the system refuses the membership.
+    public func joinMulticastGroup(_ group: String, withAddress interface: String?) throws {
+        checkThread("joinMulticastGroup(_:withAddress:)")
+        try membership(joining: true, group, interface: interface)
+    }
+
+    /// Leaves `group` (not in the original); throws as ``joinMulticastGroup(_:withAddress:)``.
+    public func leaveMulticastGroup(_ group: String) throws {
+        checkThread("leaveMulticastGroup(_:)")
+        try membership(joining: false, group, interface: nil)
+    }
+
+    /// Leaves `group` on the interface with the local address `interface` (not in the original).
+    public func leaveMulticastGroup(_ group: String, withAddress interface: String?) throws {
+        checkThread("leaveMulticastGroup(_:withAddress:)")
+        try membership(joining: false, group, interface: interface)
+    }
+
+    private func membership(joining: Bool, _ group: String, interface: String?) throws {
+        let operation = joining ? "joinMulticastGroup" : "leaveMulticastGroup"
+        guard !closed else { throw AsyncSocketUsageError("\(operation): the socket is closed") }
+        guard didBind, !didConnect else {
+            throw AsyncSocketUsageError("\(operation): the socket must be bound and not connected")
+        }
+        let groups = try Self.addresses(of: group)
+        let local = try interface.flatMap { $0.isEmpty ? nil : try Self.addresses(of: $0).first }
+        let family: Int32
+        if let local {
+            family = local.family
+            guard groups.contains(where: { $0.family == family }) else {
+                throw AsyncUdpSocketError(
+                    .badParameter, message: "The group and the interface address are of different families")
+            }
+        } else if socket4 >= 0, groups.contains(where: \.isIPv4) {
+            family = AF_INET
+        } else if socket6 >= 0, groups.contains(where: \.isIPv6) {
+            family = AF_INET6
+        } else {
+            throw AsyncUdpSocketError(groups.contains(where: \.isIPv4) ? .ipv4Unavailable : .ipv6Unavailable)
+        }
+        guard let target = groups.first(where: { $0.family == family }) else {
+            throw AsyncUdpSocketError(.badParameter)
+        }
+        let fd = family == AF_INET ? socket4 : socket6
+        guard fd >= 0 else { throw AsyncUdpSocketError(family == AF_INET ? .ipv4Unavailable : .ipv6Unavailable) }
+        let rc: Int32
+        if family == AF_INET {
+            var request = ip_mreq()
+            request.imr_multiaddr = Self.ipv4Address(of: target)
+            request.imr_interface = local.map(Self.ipv4Address(of:)) ?? in_addr(s_addr: INADDR_ANY)
+            rc = setsockopt(
+                fd, Int32(IPPROTO_IP), joining ? IP_ADD_MEMBERSHIP : IP_DROP_MEMBERSHIP, &request,
+                socklen_t(MemoryLayout<ip_mreq>.size))
+        } else {
+            var request = ipv6_mreq()
+            request.ipv6mr_multiaddr = Self.ipv6Address(of: target)
+            if let local {
+                guard let index = Self.interfaceIndex(of: local) else {
+                    throw AsyncUdpSocketError(
+                        .badParameter, message: "No interface has the address \(local.host ?? "")")
+                }
+                request.ipv6mr_interface = index
+            }
+            rc = setsockopt(
+                fd, Int32(IPPROTO_IPV6), joining ? IPV6_ADD_MEMBERSHIP : IPV6_DROP_MEMBERSHIP, &request,
+                socklen_t(MemoryLayout<ipv6_mreq>.size))
+        }
+        guard rc == 0 else { throw SystemError.posix(ask_errno(), "setsockopt") }
+        if joining {
+            closeSocket(ipv4: family != AF_INET)
+        }
+    }
+
+    /// The addresses of a numeric address or a name (looked up now).
+    private static func addresses(of host: String) throws -> [SocketAddress] {
+        if let numeric = SocketAddress.numeric(host, port: 0) {
+            return [numeric]
+        }
+        return try QueueSocket.lookupHost(host, port: 0).compactMap(SocketAddress.init(data:))
+    }
+
+    private static func ipv4Address(of address: SocketAddress) -> in_addr {
+        address.withSockaddr { pointer, _ in
+            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+        }
+    }
+
+    private static func ipv6Address(of address: SocketAddress) -> in6_addr {
+        address.withSockaddr { pointer, _ in
+            pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+        }
+    }
+
+    /// The index of the interface that has `address`, or `nil`.
+    private static func interfaceIndex(of address: SocketAddress) -> UInt32? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return nil }
+        defer { freeifaddrs(list) }
+        var node = list
+        while let current = node {
+            defer { node = current.pointee.ifa_next }
+            guard let raw = current.pointee.ifa_addr, Int32(raw.pointee.sa_family) == address.family else { continue }
+            let length = socklen_t(
+                address.isIPv4 ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
+            if SocketAddress(pointer: raw, length: length).host == address.host {
+                let index = if_nametoindex(current.pointee.ifa_name)
+                return index == 0 ? nil : index
+            }
+        }
+        return nil
+    }
+}

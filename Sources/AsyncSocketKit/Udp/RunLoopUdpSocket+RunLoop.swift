@@ -1,0 +1,183 @@
+import CAsyncSocketShims
+import Foundation
+
+// The socket's loop and modes (moveToRunLoop:, setRunLoopModes:). Its descriptor sources, timers and
+// deferred work live in all of its modes on one loop. A move unregisters everything on the old loop
+// and registers it again on the new loop's thread, timers with the time they had left; datagrams
+// that arrive meanwhile wait in the kernel.
+extension RunLoopUdpSocket {
+    /// Moves the socket to `runLoop` (`moveToRunLoop:`): `false` for `nil`, `true` otherwise. Call it
+    /// on the socket's current loop thread; afterwards every call must be made, and every callback
+    /// arrives, on the new loop's thread.
+    @discardableResult
+    public func moveToRunLoop(_ runLoop: EventRunLoop?) -> Bool {
+        checkThread("moveToRunLoop(_:)")
+        guard let newLoop = runLoop else { return false }
+        guard newLoop !== loop else { return true }
+        let sendRemaining = sendTimer.flatMap { $0.isArmed ? $0.remainingSeconds : nil }
+        let receiveRemaining = receiveTimer.flatMap { $0.isArmed ? $0.remainingSeconds : nil }
+        let pendingReport = didCloseReport
+        let closeDue = closeCheck?.isScheduled == true
+        for timer in [sendTimer, receiveTimer] {
+            timer?.invalidate()
+        }
+        sendTimer = nil
+        receiveTimer = nil
+        for case let item? in [sendDequeue, receiveDequeue, closeCheck, didCloseReport] {
+            loop.cancel(item)
+        }
+        sendDequeue = nil
+        receiveDequeue = nil
+        closeCheck = nil
+        source4?.cancel()
+        source6?.cancel()
+        source4 = nil
+        source6 = nil
+        loop = newLoop
+        let move = UdpMove(self)
+        newLoop.perform(inModes: modes) {
+            move.arrive(
+                on: newLoop, sendRemaining: sendRemaining, receiveRemaining: receiveRemaining,
+                report: pendingReport != nil, closeDue: closeDue)
+        }
+        return true
+    }
+
+    /// Re-registers everything on the loop the socket moved to.
+    func arrive(
+        on newLoop: EventRunLoop, sendRemaining: TimeInterval?, receiveRemaining: TimeInterval?, report: Bool,
+        closeDue: Bool
+    ) {
+        guard loop === newLoop else { return }
+        if report, let pending = didCloseReport {
+            pending.modes = modes
+            loop.schedule(pending)
+        }
+        guard !closed else { return }
+        registerSources()
+        if let sendRemaining {
+            armTimer(send: true, after: sendRemaining)
+        }
+        if let receiveRemaining {
+            armTimer(send: false, after: receiveRemaining)
+        }
+        if operations.hasSends {
+            scheduleSendDequeue()
+        }
+        if operations.hasReceives {
+            scheduleReceiveDequeue()
+        }
+        if closeDue {
+            maybeScheduleClose()
+        }
+    }
+
+    /// Replaces the modes the socket works in (`setRunLoopModes:`): `false` for an empty list.
+    @discardableResult
+    public func setRunLoopModes(_ newModes: [RunLoopMode]) -> Bool {
+        checkThread("setRunLoopModes(_:)")
+        guard !newModes.isEmpty else { return false }
+        guard newModes != modes else { return true }
+        modes = newModes
+        source4?.setModes(modes)
+        source6?.setModes(modes)
+        for timer in [sendTimer, receiveTimer] {
+            timer?.setModes(modes)
+        }
+        for case let item? in [sendDequeue, receiveDequeue, closeCheck, didCloseReport] {
+            let wasScheduled = item.isScheduled
+            loop.cancel(item)
+            item.modes = modes
+            if wasScheduled {
+                loop.schedule(item)
+            }
+        }
+        return true
+    }
+
+    /// The modes the socket works in (`runLoopModes`; default ``RunLoopMode/default``).
+    public var runLoopModes: [RunLoopMode] {
+        checkThread("runLoopModes")
+        return modes
+    }
+
+    // MARK: Sources and timers
+
+    /// Watches each open descriptor on the loop (nothing wanted yet).
+    func registerSources() {
+        if socket4 >= 0 {
+            let descriptor = socket4
+            source4 = loop.addFileSource(descriptor, modes: modes) { [weak self] event in
+                self?.sourceFired(event)
+            }
+        }
+        if socket6 >= 0 {
+            let descriptor = socket6
+            source6 = loop.addFileSource(descriptor, modes: modes) { [weak self] event in
+                self?.sourceFired(event)
+            }
+        }
+    }
+
+    private func sourceFired(_ event: RunLoopFileSource.Event) {
+        switch event {
+        case .readable:
+            if operations.currentReceive != nil {
+                receivePass()
+            } else {
+                wantsDatagrams(false)
+            }
+        case .writable:
+            if operations.currentSend != nil {
+                sendPass()
+            } else {
+                source4?.wantsWritable = false
+                source6?.wantsWritable = false
+            }
+        case .peerClosed:
+            break
+        }
+    }
+
+    /// Whether the loop watches the open descriptors for datagrams (only while a receive waits).
+    func wantsDatagrams(_ wanted: Bool) {
+        source4?.wantsReadable = wanted
+        source6?.wantsReadable = wanted
+    }
+
+    /// Arms the send's or the receive's timer (made on first use, reused after).
+    func armTimer(send: Bool, after seconds: TimeInterval) {
+        let existing = send ? sendTimer : receiveTimer
+        let timer =
+            existing
+            ?? loop.addReusableTimer(modes: modes) { [weak self] _ in
+                if send { self?.sendTimedOut() } else { self?.receiveTimedOut() }
+            }
+        if send { sendTimer = timer } else { receiveTimer = timer }
+        timer.rearm(after: seconds)
+    }
+
+    func disarmTimer(send: Bool) {
+        (send ? sendTimer : receiveTimer)?.disarm()
+    }
+}
+
+/// A socket on its way to another loop, carried into the block that re-registers it there.
+final class UdpMove: @unchecked Sendable {
+    // @unchecked Sendable: `moveToRunLoop` made the new loop the socket's loop before queueing the
+    // block, so from then on only that loop's thread uses the socket, and the block runs there.
+    private let socket: RunLoopUdpSocket
+
+    init(_ socket: RunLoopUdpSocket) {
+        self.socket = socket
+    }
+
+    func arrive(
+        on loop: EventRunLoop, sendRemaining: TimeInterval?, receiveRemaining: TimeInterval?, report: Bool,
+        closeDue: Bool
+    ) {
+        socket.arrive(
+            on: loop, sendRemaining: sendRemaining, receiveRemaining: receiveRemaining, report: report,
+            closeDue: closeDue)
+    }
+}

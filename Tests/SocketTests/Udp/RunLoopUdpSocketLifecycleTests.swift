@@ -1,0 +1,264 @@
+import AsyncSocketKit
+import Foundation
+import SocketTestSupport
+import Testing
+
+@Suite("RunLoopUdpSocket: connecting, closing, run loops and modes, multicast and broadcast")
+struct RunLoopUdpSocketLifecycleTests {
+    @Test(
+        "connected: sends go to the peer, the other family closes, the peer's host and port answer; unconnected sends are refused"
+    )
+    func connected() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            let peer = UdpPeer()
+            #expect(!socket.send(Data("x".utf8), withTimeout: 5, tag: 0), "not connected")
+            try socket.connect(toHost: "127.0.0.1", port: peer.port)
+            #expect(socket.isConnected && socket.isIPv4 && !socket.isIPv6)
+            #expect(socket.connectedHost == "127.0.0.1" && socket.connectedPort == peer.port)
+            #expect(!socket.send(Data("x".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 0))
+            #expect(socket.send(Data("ping".utf8), withTimeout: 5, tag: 1))
+            #expect(runUntil { recorder.events == ["send 1"] })
+            let got = try #require(peer.receive(timeout: 5))
+            #expect(got.bytes == bytes("ping") && got.port == socket.localPort)
+            socket.receive(withTimeout: 10, tag: 2)
+            peer.send(bytes("pong"), to: socket.localPort)
+            #expect(runUntil { recorder.events.count == 2 })
+            #expect(recorder.events.last == "receive 2 pong from 127.0.0.1")
+            #expect(throws: AsyncSocketUsageError.self) { try socket.connect(toHost: "127.0.0.1", port: peer.port) }
+            #expect(throws: AsyncSocketUsageError.self) { try socket.bind(toPort: 0) }
+        }
+    }
+
+    @Test(
+        "connected to a port nobody listens on: the ICMP refusal fails the pending receive with ECONNREFUSED, the socket stays open"
+    )
+    func refusedOnConnectedSocket() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            try socket.connect(toAddress: loopbackAddress(port: freeUdpPort()))
+            socket.receive(withTimeout: 10, tag: 1)
+            #expect(socket.send(Data("anyone?".utf8), withTimeout: 5, tag: 2))
+            #expect(runUntil { recorder.events.contains("not-receive 1 \(NSPOSIXErrorDomain) \(ECONNREFUSED)") })
+            #expect(recorder.events.contains("send 2"))
+            #expect(!socket.isClosed)
+        }
+    }
+
+    @Test("bad input: each call refused or thrown as the original did, nothing crashes")
+    func badInput() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            #expect(!socket.send(Data(), toHost: "127.0.0.1", port: 9, withTimeout: 1, tag: 0), "empty datagram")
+            #expect(!socket.send(Data("x".utf8), toAddress: Data([1, 2, 3]), withTimeout: 1, tag: 0))
+            #expect(!socket.send(Data("x".utf8), toHost: "no-such-host.invalid", port: 9, withTimeout: 1, tag: 0))
+            let badParameter = #expect(throws: AsyncUdpSocketError.self) {
+                try socket.connect(toAddress: Data(count: 10))
+            }
+            #expect(badParameter?.code == .badParameter)
+            #expect(throws: AsyncSocketUsageError.self) { try socket.joinMulticastGroup("239.1.2.3") }
+            let notFound = #expect(throws: NSError.self) { try socket.bind(toAddress: "no-such-host.invalid", port: 0) }
+            #expect(notFound?.domain == "kCFStreamErrorDomainNetDB")
+            try socket.bind(toAddress: "127.0.0.1", port: 0)
+            #expect(throws: AsyncSocketUsageError.self) { try socket.bind(toPort: 0) }
+            let wrongFamily = #expect(throws: AsyncUdpSocketError.self) {
+                try socket.connect(toAddress: SocketAddressBytes.ipv6Loopback(port: 9))
+            }
+            #expect(wrongFamily?.code == .ipv6Unavailable)
+            // Larger than any datagram: the kernel refuses it, reported to the delegate.
+            let peer = UdpPeer()
+            #expect(socket.send(Data(count: 70_000), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 5))
+            #expect(runUntil { !recorder.events.isEmpty })
+            #expect(recorder.events == ["not-send 5 \(NSPOSIXErrorDomain) \(EMSGSIZE)"])
+            #expect(!socket.isClosed)
+        }
+    }
+
+    @Test(
+        "close: queued work dropped without callbacks, onUdpSocketDidClose after the call returns, then the socket is spent"
+    )
+    func closeNow() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            try socket.bind(toAddress: "127.0.0.1", port: 0)
+            socket.receive(withTimeout: 10, tag: 1)
+            #expect(socket.send(Data("x".utf8), toHost: "127.0.0.1", port: UdpPeer().port, withTimeout: 5, tag: 2))
+            socket.close()
+            #expect(socket.isClosed && !socket.isIPv4 && !socket.isIPv6)
+            #expect(recorder.events.isEmpty, "no callback inside close()")
+            #expect(runUntil { !recorder.events.isEmpty })
+            #expect(recorder.events == ["close"])
+            #expect(throws: AsyncSocketUsageError.self) { try socket.bind(toPort: 0) }
+            #expect(!socket.send(Data("x".utf8), toHost: "127.0.0.1", port: 9, withTimeout: 1, tag: 3))
+        }
+    }
+
+    @Test("closeAfterSending: new work refused, queued sends finish, a pending receive does not hold the close")
+    func closeAfterSending() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            let peer = UdpPeer()
+            #expect(socket.send(Data("a".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 1))
+            #expect(socket.send(Data("b".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 2))
+            socket.receive(withTimeout: -1, tag: 3)
+            socket.closeAfterSending()
+            #expect(!socket.send(Data("c".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 4))
+            #expect(runUntil { recorder.events.last == "close" })
+            #expect(recorder.events == ["send 1", "send 2", "close"])
+        }
+    }
+
+    @Test("closeAfterReceiving closes once the pending receive completes; closeAfterSendingAndReceiving waits for both")
+    func closeAfterReceiving() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            try socket.bind(toAddress: "127.0.0.1", port: 0)
+            socket.receive(withTimeout: 10, tag: 1)
+            socket.closeAfterReceiving()
+            socket.receive(withTimeout: 10, tag: 2)
+            UdpPeer().send(bytes("last"), to: socket.localPort)
+            #expect(runUntil { recorder.events.last == "close" })
+            #expect(recorder.events == ["receive 1 last from 127.0.0.1", "close"])
+
+            let both = UdpRecorder()
+            let other = RunLoopUdpSocket(delegate: both)
+            try other.bind(toAddress: "127.0.0.1", port: 0)
+            other.receive(withTimeout: 0.1, tag: 5)
+            #expect(other.send(Data("x".utf8), toHost: "127.0.0.1", port: UdpPeer().port, withTimeout: 5, tag: 6))
+            other.closeAfterSendingAndReceiving()
+            #expect(runUntil { both.events.last == "close" })
+            #expect(both.events == ["send 6", "not-receive 5 AsyncUdpSocketErrorDomain 5", "close"])
+        }
+    }
+
+    @Test("a socket released without close gives its descriptors back and reports nothing")
+    func releasedWithoutClose() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            var socket: RunLoopUdpSocket? = RunLoopUdpSocket(delegate: recorder)
+            try socket?.bind(toPort: 0)
+            socket?.receive(withTimeout: 10, tag: 1)
+            let sockets = (socket?.descriptors ?? []).map { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "?"
+            }
+            #expect(sockets.count == 2 && sockets.allSatisfy { $0.hasPrefix("socket:[") })
+            socket = nil
+            let open = openFileDescriptorTargets()
+            #expect(!open.contains { target in sockets.contains { target.hasSuffix($0) } })
+            EventRunLoop.current.run(mode: .default, timeout: 0.05)
+            #expect(recorder.events.isEmpty)
+        }
+    }
+
+    @Test("in a custom mode only: a datagram is delivered while the loop runs in that mode, not in the default one")
+    func modes() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            let modal = RunLoopMode("com.example.udp")
+            #expect(!socket.setRunLoopModes([]))
+            #expect(socket.setRunLoopModes([modal]))
+            #expect(socket.runLoopModes == [modal])
+            try socket.bind(toAddress: "127.0.0.1", port: 0)
+            socket.receive(withTimeout: 10, tag: 1)
+            UdpPeer().send(bytes("modal"), to: socket.localPort)
+            EventRunLoop.current.run(mode: .default, timeout: 0.05)
+            #expect(recorder.events.isEmpty)
+            #expect(runUntil(mode: modal) { !recorder.events.isEmpty })
+            #expect(recorder.events == ["receive 1 modal from 127.0.0.1"])
+        }
+    }
+
+    @Test("moveToRunLoop: the pending receive and its callbacks follow the socket to the other loop's thread")
+    func movesToAnotherLoop() async throws {
+        let worker = EventRunLoopThread(name: "udp-worker")
+        defer { worker.terminate() }
+        let done = CallLog()
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            recorder.onEvent = { sock, event in
+                done.add("\(event) on worker: \(sock.runLoop === worker.loop && worker.loop.isCurrent)")
+            }
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            try socket.bind(toAddress: "127.0.0.1", port: 0)
+            socket.receive(withTimeout: 10, tag: 1)
+            #expect(!socket.moveToRunLoop(nil))
+            #expect(socket.moveToRunLoop(EventRunLoop.current))
+            let port = socket.localPort
+            #expect(socket.moveToRunLoop(worker.loop))
+            UdpPeer().send(bytes("moved"), to: port)
+            #expect(done.wait(for: "receive 1 moved from 127.0.0.1 on worker: true"))
+            let closed = SocketCarrier(socket)
+            worker.loop.perform { closed.socket.close() }
+            #expect(done.wait(for: "close on worker: true"))
+        }
+    }
+
+    @Test(
+        "multicast: joined on the loopback interface, a datagram to the group arrives; the IPv6 socket closes; leave works once"
+    )
+    func multicast() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            try socket.bind(toPort: 0)
+            try socket.joinMulticastGroup("239.255.42.7", withAddress: "127.0.0.1")
+            #expect(socket.isIPv4 && !socket.isIPv6)
+            socket.receive(withTimeout: 10, tag: 1)
+            let peer = UdpPeer()
+            peer.useLoopbackForMulticast()
+            peer.send(bytes("group"), to: socket.localPort, host: "239.255.42.7")
+            #expect(runUntil { !recorder.events.isEmpty })
+            #expect(recorder.events == ["receive 1 group from 127.0.0.1"])
+            try socket.leaveMulticastGroup("239.255.42.7", withAddress: "127.0.0.1")
+            #expect(throws: NSError.self) { try socket.leaveMulticastGroup("239.255.42.7", withAddress: "127.0.0.1") }
+            let mismatch = #expect(throws: AsyncUdpSocketError.self) {
+                try socket.joinMulticastGroup("ff12::1", withAddress: "127.0.0.1")
+            }
+            #expect(mismatch?.code == .badParameter)
+        }
+    }
+
+    @Test("broadcast: refused (EACCES) until enableBroadcast(true), then sent to the loopback broadcast address")
+    func broadcast() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder, families: .ipv4Only)
+            #expect(socket.isIPv4 && !socket.isIPv6)
+            let listener = RunLoopUdpSocket(delegate: recorder, families: .ipv4Only)
+            try listener.bind(toPort: 0)
+            let port = listener.localPort
+            #expect(socket.send(Data("all".utf8), toHost: "127.255.255.255", port: port, withTimeout: 5, tag: 1))
+            #expect(runUntil { !recorder.events.isEmpty })
+            #expect(recorder.events == ["not-send 1 \(NSPOSIXErrorDomain) \(EACCES)"])
+            try socket.enableBroadcast(true)
+            listener.receive(withTimeout: 10, tag: 3)
+            #expect(socket.send(Data("all".utf8), toHost: "127.255.255.255", port: port, withTimeout: 5, tag: 2))
+            #expect(runUntil { recorder.events.count == 3 })
+            #expect(recorder.events.dropFirst().sorted() == ["receive 3 all from 127.0.0.1", "send 2"])
+        }
+    }
+}
+
+/// `sockaddr` bytes for the tests.
+enum SocketAddressBytes {
+    static func ipv6Loopback(port: UInt16) -> Data {
+        var storage = UdpPeer.loopback(ipv6: true, port: port)
+        return withUnsafeBytes(of: &storage) { Data($0.prefix(MemoryLayout<sockaddr_in6>.size)) }
+    }
+}
+
+/// Carries a socket into a block for another loop's thread, where the test uses it.
+final class SocketCarrier: @unchecked Sendable {
+    // @unchecked Sendable: the socket moved to that loop, and only its thread touches it after.
+    let socket: RunLoopUdpSocket
+    init(_ socket: RunLoopUdpSocket) {
+        self.socket = socket
+    }
+}
