@@ -14,7 +14,8 @@ struct MigrateScanCommand: ParsableCommand {
             spelling, its QueueSocket equivalent (or what to do instead) and, where the port behaves \
             differently, a note. Comments and string literals are skipped; in Swift files the spellings \
             an Objective-C-bridging program used are found too. GCDAsyncSocket code is mapped to \
-            QueueSocket; AsyncUdpSocket and GCDAsyncUdpSocket are reported as not yet supported; the \
+            QueueSocket and AsyncUdpSocket to RunLoopUdpSocket; GCDAsyncUdpSocket is reported as not yet \
+            supported; the \
             run-loop calls and CoreFoundation networking around the sockets are reported with their \
             replacements; delegate methods that nearly match a delegate requirement are warnings.
 
@@ -35,7 +36,7 @@ struct MigrateScanCommand: ParsableCommand {
     @Flag(help: "Print the GCDAsyncSocket → QueueSocket mapping as Markdown tables, and scan nothing.")
     var gcdMappingMarkdown = false
 
-    @Flag(help: "Print the AsyncUdpSocket/GCDAsyncUdpSocket table (not yet supported) as Markdown, and scan nothing.")
+    @Flag(help: "Print the AsyncUdpSocket and GCDAsyncUdpSocket table as Markdown, and scan nothing.")
     var udpMappingMarkdown = false
 
     func run() throws {

@@ -19,15 +19,22 @@ extension APICatalog {
                 + "with the same domain and numbers.",
             scope: .anywhere, swiftScope: .filesUsingV4),
         APIMapping(
-            "AsyncUdpSocket", kind: .type, swift: "AsyncUdpSocket", runLoopSocket: "none",
-            queueSocket: .none(instead: udpInstead), note: udpNote, support: .notYetSupported, scope: .anywhere,
-            aliases: ["AsyncUdpSocketDelegate"], api: .asyncUdpSocket),
+            "AsyncUdpSocket", kind: .type, swift: "AsyncUdpSocket", runLoopSocket: "RunLoopUdpSocket",
+            queueSocket: queueUdpInstead,
+            note: "The delegate is held weakly (the original held it strongly); a call from a thread other than its "
+                + "run loop's stops the program.",
+            scope: .anywhere, api: .asyncUdpSocket),
+        APIMapping(
+            "AsyncUdpSocketDelegate", kind: .type, swift: "AsyncUdpSocketDelegate",
+            runLoopSocket: "RunLoopUdpSocketDelegate", queueSocket: queueUdpInstead,
+            note: "A Swift protocol whose methods all have default implementations (`RunLoopUdpSocketDelegateBase` "
+                + "for class hierarchies).",
+            scope: .anywhere, api: .asyncUdpSocket),
         APIMapping(
             "AsyncSocket.h", kind: .header, swift: nil, runLoopSocket: "import AsyncSocketKit",
             queueSocket: .api("import AsyncSocketKit"), scope: .anywhere),
         APIMapping(
-            "AsyncUdpSocket.h", kind: .header, swift: nil, runLoopSocket: "none",
-            queueSocket: .none(instead: udpInstead),
-            note: udpNote, support: .notYetSupported, scope: .anywhere, api: .asyncUdpSocket),
+            "AsyncUdpSocket.h", kind: .header, swift: nil, runLoopSocket: "import AsyncSocketKit",
+            queueSocket: queueUdpInstead, scope: .anywhere, api: .asyncUdpSocket),
     ]
 }

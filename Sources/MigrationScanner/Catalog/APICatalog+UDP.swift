@@ -1,29 +1,77 @@
 extension APICatalog {
     /// `AsyncUdpSocket` and `GCDAsyncUdpSocket`: every member, delegate method, constant and error code
-    /// (from the project's udp-reference.md). AsyncSocketKit has no UDP class yet, so each is reported
-    /// as not yet supported, with a note that UDP support is planned. The class name `AsyncUdpSocket`
-    /// and its header are in ``types``.
+    /// (from the project's udp-reference.md). `AsyncUdpSocket` is supported as `RunLoopUdpSocket` (each
+    /// entry names its member); `GCDAsyncUdpSocket` is not yet (its entries say so, and what to use
+    /// meanwhile). The class names and the header are in ``types``.
     public static let udpEntries: [APIMapping] = asyncUdpSocketEntries + gcdAsyncUdpSocketEntries
 
-    /// What every UDP entry says.
+    /// What every `GCDAsyncUdpSocket` entry says.
     static let udpNote =
-        "AsyncSocketKit has TCP sockets only: UDP is not yet supported (UDP support is planned)."
+        "AsyncSocketKit has no GCDAsyncUdpSocket counterpart yet (QueueUdpSocket is planned); RunLoopUdpSocket is "
+        + "the run-loop AsyncUdpSocket."
 
-    static let udpInstead =
-        "use a UDP socket of your own on an `EventRunLoop` file source (`EventRunLoop.addFileSource`) or a "
-        + "`DispatchSource` until UDP support lands"
+    static let udpInstead = "keep `RunLoopUdpSocket` (the run-loop `AsyncUdpSocket` API) until `QueueUdpSocket` lands"
 
-    /// One UDP entry. `shared` spellings (other classes have them too) count only where the receiver
-    /// or the file says UDP; `common` ones only on a receiver known to be the UDP class.
+    /// What a `RunLoopUdpSocket` member has instead on the queue side, for now.
+    static let queueUdpInstead = QueueSocketEquivalent.none(instead: udpInstead)
+
+    /// One UDP entry: a supported `AsyncUdpSocket` one when `ours` names the `RunLoopUdpSocket`
+    /// spelling, a not-yet-supported one otherwise. `shared` spellings (other classes have them too)
+    /// count only where the receiver or the file says UDP; `common` ones only on a receiver known to be
+    /// the UDP class.
     private static func udp(
         _ api: LegacyAPI, _ selector: String, _ kind: APIKind = .method, swift: String? = nil,
         scope: MatchScope = .anywhere, swiftScope: MatchScope? = nil, note: String? = nil, aliases: [String] = []
     ) -> APIMapping {
-        APIMapping(
+        let swiftScope = swiftScope ?? (scope == .anywhere ? .anywhere : .filesUsingV4)
+        if api == .asyncUdpSocket, let ours = runLoopUdpSpelling[selector] {
+            return APIMapping(
+                selector, kind: kind, swift: swift, runLoopSocket: ours, queueSocket: queueUdpInstead, note: note,
+                support: .supported, scope: scope, swiftScope: swiftScope, aliases: aliases, api: api)
+        }
+        return APIMapping(
             selector, kind: kind, swift: swift, runLoopSocket: "none", queueSocket: .none(instead: udpInstead),
             note: note.map { udpNote + " " + $0 } ?? udpNote, support: .notYetSupported, scope: scope,
-            swiftScope: swiftScope ?? (scope == .anywhere ? .anywhere : .filesUsingV4), aliases: aliases, api: api)
+            swiftScope: swiftScope, aliases: aliases, api: api)
     }
+
+    /// The `RunLoopUdpSocket` spelling of each `AsyncUdpSocket` member, delegate method, constant and
+    /// error code.
+    static let runLoopUdpSpelling: [String: String] = [
+        "init": "RunLoopUdpSocket()", "initWithDelegate:": "RunLoopUdpSocket(delegate:)",
+        "initWithDelegate:userData:": "RunLoopUdpSocket(delegate:userData:)",
+        "initIPv4": "RunLoopUdpSocket(families: .ipv4Only)", "initIPv6": "RunLoopUdpSocket(families: .ipv6Only)",
+        "delegate": "delegate", "setDelegate:": "delegate", "close": "close()", "userData": "userData",
+        "setUserData:": "userData", "localHost": "localHost", "localPort": "localPort",
+        "connectedHost": "connectedHost",
+        "connectedPort": "connectedPort", "isConnected": "isConnected", "isIPv4": "isIPv4", "isIPv6": "isIPv6",
+        "connectToHost:onPort:error:": "connect(toHost:port:)", "connectToAddress:error:": "connect(toAddress:)",
+        "moveToRunLoop:": "moveToRunLoop(_:)", "setRunLoopModes:": "setRunLoopModes(_:)",
+        "runLoopModes": "runLoopModes", "isClosed": "isClosed", "bindToPort:error:": "bind(toPort:)",
+        "enableBroadcast:error:": "enableBroadcast(_:)", "joinMulticastGroup:error:": "joinMulticastGroup(_:)",
+        "sendData:withTimeout:tag:": "send(_:withTimeout:tag:)",
+        "sendData:toHost:port:withTimeout:tag:": "send(_:toHost:port:withTimeout:tag:)",
+        "sendData:toAddress:withTimeout:tag:": "send(_:toAddress:withTimeout:tag:)",
+        "closeAfterSending": "closeAfterSending()", "AsyncUdpSocketError": "AsyncUdpSocketError.Code",
+        "maxReceiveBufferSize": "maxReceiveBufferSize", "setMaxReceiveBufferSize:": "maxReceiveBufferSize",
+        "maximumTransmissionUnit": "maximumTransmissionUnit", "bindToAddress:port:error:": "bind(toAddress:port:)",
+        "joinMulticastGroup:withAddress:error:": "joinMulticastGroup(_:withAddress:)",
+        "receiveWithTimeout:tag:": "receive(withTimeout:tag:)", "closeAfterReceiving": "closeAfterReceiving()",
+        "closeAfterSendingAndReceiving": "closeAfterSendingAndReceiving()",
+        "onUdpSocket:didSendDataWithTag:": "onUdpSocket(_:didSendDataWithTag:)",
+        "onUdpSocket:didNotSendDataWithTag:dueToError:": "onUdpSocket(_:didNotSendDataWithTag:dueToError:)",
+        "onUdpSocket:didReceiveData:withTag:fromHost:port:": "onUdpSocket(_:didReceive:withTag:fromHost:port:)",
+        "onUdpSocket:didNotReceiveDataWithTag:dueToError:": "onUdpSocket(_:didNotReceiveDataWithTag:dueToError:)",
+        "onUdpSocketDidClose:": "onUdpSocketDidClose(_:)", "AsyncUdpSocketException": "AsyncSocketUsageError",
+        "AsyncUdpSocketErrorDomain": "AsyncUdpSocketError.errorDomain",
+        "AsyncUdpSocketCFSocketError": "AsyncUdpSocketError.Code.socketError",
+        "AsyncUdpSocketNoError": "AsyncUdpSocketError.Code.noError",
+        "AsyncUdpSocketBadParameter": "AsyncUdpSocketError.Code.badParameter",
+        "AsyncUdpSocketIPv4Unavailable": "AsyncUdpSocketError.Code.ipv4Unavailable",
+        "AsyncUdpSocketIPv6Unavailable": "AsyncUdpSocketError.Code.ipv6Unavailable",
+        "AsyncUdpSocketSendTimeoutError": "AsyncUdpSocketError.Code.sendTimeout",
+        "AsyncUdpSocketReceiveTimeoutError": "AsyncUdpSocketError.Code.receiveTimeout",
+    ]
 
     /// Members several classes share: matched by receiver, or in files that use the UDP class.
     private static func shared(_ api: LegacyAPI, _ selectors: [String]) -> [APIMapping] {
@@ -74,12 +122,18 @@ extension APICatalog {
             udp(.asyncUdpSocket, "initIPv6", scope: .knownReceiver, swiftScope: .mappingOnly),
             udp(.asyncUdpSocket, "maxReceiveBufferSize", swift: "maxReceiveBufferSize()"),
             udp(.asyncUdpSocket, "setMaxReceiveBufferSize:", swift: "setMaxReceiveBufferSize(_:)"),
-            udp(.asyncUdpSocket, "maximumTransmissionUnit", swift: "maximumTransmissionUnit()"),
+            udp(
+                .asyncUdpSocket, "maximumTransmissionUnit", swift: "maximumTransmissionUnit()",
+                note: "The kernel's path MTU of the connected socket (`IP_MTU`); 0 when not connected."),
             udp(.asyncUdpSocket, "bindToAddress:port:error:", swift: "bind(toAddress:port:)"),
-            udp(.asyncUdpSocket, "joinMulticastGroup:withAddress:error:", swift: "joinMulticastGroup(_:withAddress:)"),
+            udp(
+                .asyncUdpSocket, "joinMulticastGroup:withAddress:error:", swift: "joinMulticastGroup(_:withAddress:)",
+                note: "IPv6 groups join at `IPPROTO_IPV6` on the interface that has the address (the original used "
+                    + "the IPv4 level and interface 0); `leaveMulticastGroup(_:withAddress:)` is new."),
             udp(
                 .asyncUdpSocket, "receiveWithTimeout:tag:", swift: "receive(withTimeout:tag:)",
-                note: "One datagram per request, as the delegate's `BOOL` answer decides."),
+                note: "One datagram per request, as the delegate's `Bool` answer decides; a datagram larger than "
+                    + "`maxReceiveBufferSize` is reported (`EMSGSIZE`) and dropped, never cut."),
             udp(.asyncUdpSocket, "closeAfterReceiving", swift: "closeAfterReceiving()"),
             udp(.asyncUdpSocket, "closeAfterSendingAndReceiving", swift: "closeAfterSendingAndReceiving()"),
             udp(

@@ -75,21 +75,23 @@ public enum MappingMarkdown {
     }
 
     /// The UDP table for `entries`, ending with a newline: every member, delegate method, constant and
-    /// error code of `AsyncUdpSocket` and `GCDAsyncUdpSocket`, all not yet supported.
-    /// `asyncsocket migrate-scan --udp-mapping-markdown` prints it.
+    /// error code of `AsyncUdpSocket` (with its `RunLoopUdpSocket` spelling) and `GCDAsyncUdpSocket`
+    /// (not yet supported). `asyncsocket migrate-scan --udp-mapping-markdown` prints it.
     public static func renderUDP(_ entries: [APIMapping] = APICatalog.udpEntries) -> String {
         var lines = [
-            "### UDP: `AsyncUdpSocket` and `GCDAsyncUdpSocket` (not yet supported)", "",
-            APICatalog.udpNote + " `migrate-scan` reports each use as a problem, with `AsyncUdpSocket` and its "
-                + "header (above); until then, " + APICatalog.udpInstead + ".",
+            "### UDP: `AsyncUdpSocket` → `RunLoopUdpSocket`; `GCDAsyncUdpSocket` not yet supported", "",
+            "`AsyncUdpSocket` is `RunLoopUdpSocket` (native engine). " + APICatalog.udpNote
+                + " `migrate-scan` reports each `GCDAsyncUdpSocket` use as a problem; until then, "
+                + APICatalog.udpInstead + ".",
             "",
-            "| Objective-C | class | Swift (bridged) | Note |",
-            "|---|---|---|---|",
+            "| Objective-C | class | Swift (bridged) | AsyncSocketKit | Note |",
+            "|---|---|---|---|---|",
         ]
         lines += entries.map { mapping in
             let note = mapping.note.map { $0.replacingOccurrences(of: APICatalog.udpNote, with: "") } ?? ""
+            let ours = mapping.support == .supported ? code(mapping.runLoopSocket) : "**not yet**"
             return [
-                code(mapping.v4), mapping.api.rawValue, mapping.swift.map(code) ?? "",
+                code(mapping.v4), mapping.api.rawValue, mapping.swift.map(code) ?? "", ours,
                 note.trimmingCharacters(in: .whitespaces),
             ]
         }.map(tableRow)

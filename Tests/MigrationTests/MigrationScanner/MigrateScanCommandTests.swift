@@ -6,7 +6,7 @@ import Testing
 struct MigrateScanCommandTests {
     private let unsupported = """
         #import "AsyncSocket.h"
-        AsyncUdpSocket *udp;
+        GCDAsyncUdpSocket *udp;
         [sock enableBackgroundingOnSocket];
         """
 
@@ -24,9 +24,9 @@ struct MigrateScanCommandTests {
             )
             #expect(
                 lines[1].hasPrefix(
-                    "\(directory)/Old.m:2:1: AsyncUdpSocket → none | QueueSocket: none — use a UDP socket"))
-            #expect(lines[1].contains(" | not yet supported: AsyncSocketKit has TCP sockets only"))
-            #expect(lines[1].contains("UDP support is planned"))
+                    "\(directory)/Old.m:2:1: GCDAsyncUdpSocket → none | QueueSocket: none — keep `RunLoopUdpSocket`"))
+            #expect(lines[1].contains(" | not yet supported: AsyncSocketKit has no GCDAsyncUdpSocket counterpart yet"))
+            #expect(lines[1].contains("QueueUdpSocket is planned"))
             #expect(
                 lines[3].hasPrefix(
                     "\(directory)/Old.m:4:7: readDataToData:withTimeout:tag: → readData(to:withTimeout:tag:) | QueueSocket: "

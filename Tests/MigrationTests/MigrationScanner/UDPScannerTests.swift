@@ -2,7 +2,7 @@ import Foundation
 import MigrationScanner
 import Testing
 
-@Suite("migrate-scan: AsyncUdpSocket and GCDAsyncUdpSocket are not yet supported, and UDP receivers win")
+@Suite("migrate-scan: AsyncUdpSocket is RunLoopUdpSocket, GCDAsyncUdpSocket not yet supported; UDP receivers win")
 struct UDPScannerTests {
     let scanner = APIScanner()
 
@@ -44,48 +44,63 @@ struct UDPScannerTests {
         #expect(
             described(findings) == [
                 "1 AsyncSocket.h AsyncSocket supported",
-                "2 AsyncUdpSocket.h AsyncUdpSocket not-yet-supported",
-                "5 initWithDelegate: AsyncUdpSocket not-yet-supported",
-                "6 bindToPort:error: AsyncUdpSocket not-yet-supported",
-                "7 enableBroadcast:error: AsyncUdpSocket not-yet-supported",
-                "8 joinMulticastGroup:error: AsyncUdpSocket not-yet-supported",
-                "9 receiveWithTimeout:tag: AsyncUdpSocket not-yet-supported",
-                "10 localPort AsyncUdpSocket not-yet-supported",
-                "11 sendData:toHost:port:withTimeout:tag: AsyncUdpSocket not-yet-supported",
+                "2 AsyncUdpSocket.h AsyncUdpSocket supported",
+                "5 initWithDelegate: AsyncUdpSocket supported",
+                "6 bindToPort:error: AsyncUdpSocket supported",
+                "7 enableBroadcast:error: AsyncUdpSocket supported",
+                "8 joinMulticastGroup:error: AsyncUdpSocket supported",
+                "9 receiveWithTimeout:tag: AsyncUdpSocket supported",
+                "10 localPort AsyncUdpSocket supported",
+                "11 sendData:toHost:port:withTimeout:tag: AsyncUdpSocket supported",
                 "12 initWithDelegate: AsyncSocket supported",
                 "13 localPort AsyncSocket supported",
-                "15 onUdpSocket:didReceiveData:withTag:fromHost:port: AsyncUdpSocket not-yet-supported",
-                "16 localPort AsyncUdpSocket not-yet-supported",
-                "16 connectedHost AsyncUdpSocket not-yet-supported",
+                "15 onUdpSocket:didReceiveData:withTag:fromHost:port: AsyncUdpSocket supported",
+                "16 localPort AsyncUdpSocket supported",
+                "16 connectedHost AsyncUdpSocket supported",
                 "19 onSocket:didReadData:withTag: AsyncSocket supported",
                 "20 localPort AsyncSocket supported",
             ])
         for finding in findings where finding.mapping.api.isUDP {
-            #expect(finding.mapping.runLoopSocket == "none", "\(finding.found) on line \(finding.line)")
-            #expect(finding.mapping.note?.contains("UDP support is planned") == true)
+            #expect(finding.mapping.runLoopSocket != "none", "\(finding.found) on line \(finding.line)")
         }
+        #expect(findings.first { $0.line == 6 }?.mapping.runLoopSocket == "bind(toPort:)")
+        #expect(
+            findings.first { $0.line == 15 }?.mapping.runLoopSocket
+                == "onUdpSocket(_:didReceive:withTag:fromHost:port:)")
         let tcpPort = findings.first { $0.line == 13 }
         #expect(tcpPort?.mapping.runLoopSocket == "localPort")
+        #expect(tcpPort?.mapping.api == .asyncSocket)
     }
 
-    @Test("the text line: the class, \"not yet supported\", the planned support; exit status 1; JSON unsupported")
+    @Test(
+        "the text line: AsyncUdpSocket maps to RunLoopUdpSocket; GCDAsyncUdpSocket is not yet supported, exit 1, JSON")
     func output() throws {
         let udpPort = try #require(scanner.scan(both, language: .objectiveC, file: "Both.m").first { $0.line == 10 })
         #expect(
             FindingText.line(udpPort).hasPrefix(
-                "Both.m:10:21: AsyncUdpSocket localPort → none | QueueSocket: none — use a UDP socket of your own"))
-        #expect(FindingText.line(udpPort).contains("| not yet supported: AsyncSocketKit has TCP sockets only"))
+                "Both.m:10:21: AsyncUdpSocket localPort → localPort | QueueSocket: none — keep `RunLoopUdpSocket`"))
+        let gcd = """
+            GCDAsyncUdpSocket *udp = [[GCDAsyncUdpSocket alloc] initWithDelegate:self delegateQueue:q];
+            [udp receiveOnce:&error];
+            """
+        let receiveOnce = try #require(scanner.scan(gcd, language: .objectiveC, file: "G.m").first { $0.line == 2 })
+        #expect(FindingText.line(receiveOnce).contains("| not yet supported: AsyncSocketKit has no GCDAsyncUdpSocket"))
         try withTemporaryDirectory { directory in
             try write(both, to: directory + "/Both.m")
+            #expect(MigrateScan(paths: [directory]).run().status == .clean)
+            try write(gcd, to: directory + "/G.m")
             let result = MigrateScan(paths: [directory]).run()
             #expect(result.status == .unsupportedFound)
-            #expect(result.output.contains("13 unsupported on Linux (13 not yet supported: UDP)"))
+            #expect(result.output.contains("4 unsupported on Linux (4 not yet supported: UDP)"))
             let json = MigrateScan(paths: [directory], json: true).run()
             let objects = try #require(
                 try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
             let receive = try #require(objects.first { $0["found"] as? String == "receiveWithTimeout:tag:" })
-            #expect(receive["support"] as? String == "not-yet-supported")
-            #expect(receive["unsupported"] as? Bool == true)
+            #expect(receive["support"] as? String == "supported")
+            #expect(receive["unsupported"] as? Bool == false)
+            let once = try #require(objects.first { $0["found"] as? String == "receiveOnce:" })
+            #expect(once["support"] as? String == "not-yet-supported")
+            #expect(once["unsupported"] as? Bool == true)
         }
     }
 
@@ -225,7 +240,11 @@ struct UDPScannerTests {
             "GCDAsyncUdpSocketClosedError", "GCDAsyncUdpSocketOtherError",
         ]
         #expect(gcdAsyncUdpSocket.filter { !gcd.contains($0) } == [])
-        #expect(APICatalog.udpEntries.allSatisfy { $0.support == .notYetSupported && $0.api.isUDP })
+        #expect(APICatalog.udpEntries.allSatisfy { $0.api.isUDP })
+        let asyncUdp = APICatalog.udpEntries.filter { $0.api == .asyncUdpSocket }
+        #expect(asyncUdp.allSatisfy { $0.support == .supported && $0.runLoopSocket != "none" })
+        let gcdUdp = APICatalog.udpEntries.filter { $0.api == .gcdAsyncUdpSocket }
+        #expect(gcdUdp.allSatisfy { $0.support == .notYetSupported && $0.runLoopSocket == "none" })
         let perClass = APICatalog.udpEntries.map { "\($0.api.rawValue) \($0.v4)" }
         #expect(Set(perClass).count == perClass.count)
     }
