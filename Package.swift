@@ -4,7 +4,7 @@ import PackageDescription
 /// The runnable samples in Examples/, one executable target each.
 let examples = [
     "EchoServer", "QueueEchoServer", "ThreadPoolServer", "LineClient", "HTTPGetClient", "StartTLSPair", "ModalRunDemo",
-    "KeepAliveTimer", "HostLookup", "PrivateCATLS",
+    "KeepAliveTimer", "HostLookup", "PrivateCATLS", "UdpEchoServer", "LanDiscovery",
 ]
 
 let package = Package(

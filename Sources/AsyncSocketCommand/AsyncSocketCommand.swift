@@ -9,7 +9,7 @@ struct AsyncSocketCommand: ParsableCommand {
         abstract: "AsyncSocketKit: the run-loop AsyncSocket API, and its modern successor, on Linux.",
         subcommands: [
             DemoCommand.self, EchoServerCommand.self, ChatServerCommand.self, ConnectCommand.self, BenchCommand.self,
-            SideBySideCommand.self, MigrateScanCommand.self,
+            SideBySideCommand.self, MigrateScanCommand.self, UdpEchoCommand.self, UdpSendCommand.self,
         ],
         defaultSubcommand: DemoCommand.self
     )

@@ -98,8 +98,9 @@ package final class UdpPeer {
     }
 }
 
-/// A loopback UDP port nothing is bound to (bound, then released: the kernel does not hand out a
-/// just-released UDP port again at once).
+/// A loopback UDP port nothing is bound to: bound, then released. The system picks ports for other
+/// sockets at random from the ephemeral range, so one taking it before the test uses it is unlikely,
+/// not impossible.
 package func freeUdpPort() -> UInt16 {
     UdpPeer().port
 }

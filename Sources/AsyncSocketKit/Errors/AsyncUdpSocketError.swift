@@ -50,8 +50,8 @@ public struct AsyncUdpSocketError: Error, CustomNSError, Equatable, CustomString
         case .socketError: return "General CFSocket error"
         case .noError: return "No error"
         case .badParameter: return "Bad parameter"
-        case .ipv4Unavailable: return "IPv4 is unavailable"
-        case .ipv6Unavailable: return "IPv6 is unavailable"
+        case .ipv4Unavailable: return "IPv4 is unavailable due to binding/connecting using IPv6 only"
+        case .ipv6Unavailable: return "IPv6 is unavailable due to binding/connecting using IPv4 only"
         case .sendTimeout: return "Send operation timed out"
         case .receiveTimeout: return "Receive operation timed out"
         }

@@ -37,10 +37,16 @@ package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
 
     /// An address from a `sockaddr` pointer and length.
     package init(pointer: UnsafePointer<sockaddr>, length: socklen_t) {
-        let count = min(Int(length), MemoryLayout<sockaddr_storage>.size)
+        var count = min(Int(length), MemoryLayout<sockaddr_storage>.size)
+        let family = count >= MemoryLayout<sa_family_t>.size ? Int32(pointer.pointee.sa_family) : 0
+        // Bytes past a sockaddr_in or sockaddr_in6 are padding: an address is kept at its family's size.
+        if family == AF_INET {
+            count = min(count, MemoryLayout<sockaddr_in>.size)
+        } else if family == AF_INET6 {
+            count = min(count, MemoryLayout<sockaddr_in6>.size)
+        }
         let source = UnsafeRawBufferPointer(start: pointer, count: count)
-        let family = count >= MemoryLayout<sa_family_t>.size ? Int32(source.loadUnaligned(as: sa_family_t.self)) : 0
-        if (family == AF_INET || family == AF_INET6) && count <= MemoryLayout<sockaddr_in6>.size {
+        if family == AF_INET || family == AF_INET6 {
             var inet = sockaddr_in6()
             withUnsafeMutableBytes(of: &inet) { $0.copyMemory(from: source) }
             bytes = .inet(inet)
@@ -224,7 +230,8 @@ package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
         bytes = .inet(inet)
     }
 
+    /// Equal when the bytes are (compared in place: a connected socket compares every datagram's source).
     package static func == (a: SocketAddress, b: SocketAddress) -> Bool {
-        a.data == b.data
+        a.length == b.length && a.withBytes { first in b.withBytes { second in first.elementsEqual(second) } }
     }
 }

@@ -454,6 +454,13 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// Queues `block` from another thread like ``perform(inModes:_:)``; `false` (dropped) when the
+    /// loop's thread has ended, whose sources and timers are then already gone.
+    func performFromAnotherThread(inModes modes: [RunLoopMode], _ block: @escaping @Sendable () -> Void) -> Bool {
+        let item = PerformItem(modes: modes, action: block)
+        return post { $0.items.append(item) }
+    }
+
     /// Queues `block` from the loop's own thread, like ``perform(inModes:_:)`` but without requiring a
     /// `Sendable` block, since it never leaves the thread (`performSelector:afterDelay:0` in ported
     /// code). Calling it from another thread stops the program.
@@ -483,18 +490,22 @@ public final class EventRunLoop: @unchecked Sendable, CustomStringConvertible {
         nextSequence &+= 1
     }
 
-    private func post(_ change: (inout LoopInbox) -> Void) {
-        let wake = inbox.withLock { state -> Bool in
-            guard !state.isInvalidated else { return false }
+    /// Applies `change` to the inbox and wakes the loop; `false` (nothing changed) once the loop's
+    /// thread has ended.
+    @discardableResult
+    private func post(_ change: (inout LoopInbox) -> Void) -> Bool {
+        let (accepted, wake) = inbox.withLock { state -> (Bool, Bool) in
+            guard !state.isInvalidated else { return (false, false) }
             change(&state)
-            guard state.isSleeping, !state.wakePosted else { return false }
+            guard state.isSleeping, !state.wakePosted else { return (true, false) }
             state.wakePosted = true
-            return true
+            return (true, true)
         }
         attention.store(true, ordering: .releasing)
         if wake {
             ask_eventfd_signal(wakeFileDescriptor)
         }
+        return accepted
     }
 
     /// Moves what other threads posted into the loop's own queue and flags.

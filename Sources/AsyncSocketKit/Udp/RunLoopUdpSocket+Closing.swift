@@ -54,7 +54,12 @@ extension RunLoopUdpSocket {
         closed = true
         operations.removeAll()
         tearDown()
-        // The pending report holds the socket until it runs, as the original's delayed perform did.
+        scheduleCloseReport()
+    }
+
+    /// Reports the close from a later pass of the loop. The pending report holds the socket until it
+    /// runs, as the original's delayed perform did.
+    func scheduleCloseReport() {
         let report = PerformItem(modes: modes) { [self] in
             didCloseReport = nil
             delegateForCallbacks?.onUdpSocketDidClose(self)
@@ -84,8 +89,14 @@ extension RunLoopUdpSocket {
         closeSocket(ipv4: false)
     }
 
-    /// Closes one family's descriptor for good (the other family was chosen, or the socket closes).
+    /// Closes one family's descriptor for good (the other family was chosen, or the socket closes). A
+    /// send waiting for room on it is tried again, to report the family gone.
     func closeSocket(ipv4: Bool) {
+        defer {
+            if !closed, operations.currentSend != nil {
+                scheduleSendDequeue()
+            }
+        }
         if ipv4 {
             source4?.cancel()
             source4 = nil
@@ -101,7 +112,8 @@ extension RunLoopUdpSocket {
 }
 
 /// What a socket released off its loop's thread still holds there: its sources and timers, cancelled
-/// on that thread, and its descriptors, closed there after them.
+/// on that thread, and its descriptors, closed there after them (closed earlier, a descriptor number
+/// could be reused while the loop still watches it).
 final class UdpRegistrations: @unchecked Sendable {
     // @unchecked Sendable: made in the socket's deinit and opened only inside `release(on:)`'s block,
     // which runs on the loop's thread, the only thread that touches sources; nothing else holds it.
@@ -109,20 +121,30 @@ final class UdpRegistrations: @unchecked Sendable {
     private let timers: [RunLoopTimer]
     private let descriptors: [Int32]
 
+    private let modes: [RunLoopMode]
+
     init(_ socket: RunLoopUdpSocket) {
         sources = [socket.source4, socket.source6].compactMap { $0 }
         timers = [socket.sendTimer, socket.receiveTimer].compactMap { $0 }
         descriptors = [socket.socket4, socket.socket6].filter { $0 >= 0 }
+        modes = socket.modes + [.common]
     }
 
+    /// Cancels and closes on the loop's thread, in the socket's modes (its sources run only there);
+    /// once that thread has ended (its sources already cancelled), closes the descriptors here.
     func release(on loop: EventRunLoop) {
-        loop.perform(inModes: [.common]) { [self] in
+        let queued = loop.performFromAnotherThread(inModes: modes) { [self] in
             for source in sources {
                 source.cancel()
             }
             for timer in timers {
                 timer.invalidate()
             }
+            for descriptor in descriptors {
+                Glibc.close(descriptor)
+            }
+        }
+        if !queued {
             for descriptor in descriptors {
                 Glibc.close(descriptor)
             }

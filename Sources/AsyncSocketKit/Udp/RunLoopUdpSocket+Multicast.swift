@@ -4,7 +4,9 @@ import Foundation
 // Multicast group membership. The original joined IPv4 groups only correctly (its IPv6 join used
 // the IPv4 option level and interface 0) and could not leave a group; here both families join and
 // leave with their own options (IP_ADD/DROP_MEMBERSHIP, IPV6_ADD/DROP_MEMBERSHIP at IPPROTO_IPV6 with
-// the interface's index). A join settles the family: the other family's socket closes.
+// the interface's index). A join settles the family: the other family's socket closes. The sending
+// side's options (outgoing interface, time to live, loopback) are typed here too; the original had
+// none of them.
 extension RunLoopUdpSocket {
     /// Joins `group` on the interface the system chooses (`joinMulticastGroup:error:`).
     public func joinMulticastGroup(_ group: String) throws {
@@ -34,6 +36,59 @@ extension RunLoopUdpSocket {
     public func leaveMulticastGroup(_ group: String, withAddress interface: String?) throws {
         checkThread("leaveMulticastGroup(_:withAddress:)")
         try membership(joining: false, group, interface: interface)
+    }
+
+    /// Sends multicast datagrams out of the interface with the local address `interface`
+    /// (`IP_MULTICAST_IF` for an IPv4 address, `IPV6_MULTICAST_IF` for an IPv6 one; not in the
+    /// original, `GCDAsyncUdpSocket`'s `sendIPv4MulticastOnInterface:`). Throws
+    /// ``AsyncUdpSocketError`` `.ipv4Unavailable`/`.ipv6Unavailable` when that family's socket is
+    /// closed, `.badParameter` when no interface has the address, and the POSIX error when the system
+    /// refuses.
+    public func setMulticastInterface(_ interface: String) throws {
+        checkThread("setMulticastInterface(_:)")
+        guard !closed else { throw AsyncSocketUsageError("setMulticastInterface: the socket is closed") }
+        guard let local = try Self.addresses(of: interface).first else {
+            throw AsyncUdpSocketError(.badParameter, message: "No address for \(interface)")
+        }
+        if local.isIPv4 {
+            guard socket4 >= 0 else { throw AsyncUdpSocketError(.ipv4Unavailable) }
+            var address = Self.ipv4Address(of: local)
+            try setOption(socket4, Int32(IPPROTO_IP), IP_MULTICAST_IF, &address)
+        } else {
+            guard socket6 >= 0 else { throw AsyncUdpSocketError(.ipv6Unavailable) }
+            guard var index = Self.interfaceIndex(of: local) else {
+                throw AsyncUdpSocketError(.badParameter, message: "No interface has the address \(interface)")
+            }
+            try setOption(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_IF, &index)
+        }
+    }
+
+    /// How many routers a multicast datagram may cross (`IP_MULTICAST_TTL` / `IPV6_MULTICAST_HOPS`,
+    /// on every open socket; the system's default is 1: the local network only). Not in the original.
+    public func setMulticastTimeToLive(_ hops: UInt8) throws {
+        checkThread("setMulticastTimeToLive(_:)")
+        guard !closed else { throw AsyncSocketUsageError("setMulticastTimeToLive: the socket is closed") }
+        var value = Int32(hops)
+        if socket4 >= 0 { try setOption(socket4, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &value) }
+        if socket6 >= 0 { try setOption(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_HOPS, &value) }
+    }
+
+    /// Whether this host's own members of a group receive what the socket sends to it
+    /// (`IP_MULTICAST_LOOP` / `IPV6_MULTICAST_LOOP`, on every open socket; the system's default is
+    /// yes). Not in the original.
+    public func setMulticastLoopback(_ enabled: Bool) throws {
+        checkThread("setMulticastLoopback(_:)")
+        guard !closed else { throw AsyncSocketUsageError("setMulticastLoopback: the socket is closed") }
+        var value: Int32 = enabled ? 1 : 0
+        if socket4 >= 0 { try setOption(socket4, Int32(IPPROTO_IP), IP_MULTICAST_LOOP, &value) }
+        if socket6 >= 0 { try setOption(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_LOOP, &value) }
+    }
+
+    private func setOption<T: BitwiseCopyable>(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: inout T) throws {
+        let rc = withUnsafeBytes(of: &value) { setsockopt(fd, level, name, $0.baseAddress, socklen_t($0.count)) }
+        guard rc == 0 else {
+            throw SystemError.posix(ask_errno(), "setsockopt")
+        }
     }
 
     private func membership(joining: Bool, _ group: String, interface: String?) throws {

@@ -60,11 +60,13 @@ extension RunLoopUdpSocket {
                     delegateForCallbacks?.onUdpSocket(
                         self, didReceive: data, withTag: receive.tag, fromHost: source.host ?? "", port: source.port)
                     ?? true
-                guard !closed, loop.isCurrent, operations.currentReceive != nil else { return }
+                guard !closed, operations.currentReceive != nil else { return }
                 if accepted {
+                    // Even when the delegate moved the socket: the answer ends this receive.
                     finishReceive(receive, error: nil)
                     return
                 }
+                guard loop.isCurrent else { return }
             case .failed(let error)?:
                 finishReceive(receive, error: error)
                 return
@@ -107,6 +109,7 @@ extension RunLoopUdpSocket {
 
     private func finishReceive(_ receive: UdpReceive, error: (any Error)?) {
         disarmTimer(send: false)
+        pendingArrival?.receiveRemaining = nil
         operations.finishReceive()
         if let error {
             delegateForCallbacks?.onUdpSocket(self, didNotReceiveDataWithTag: receive.tag, dueToError: error)

@@ -14,10 +14,14 @@ extension RunLoopUdpSocket {
         checkThread("moveToRunLoop(_:)")
         guard let newLoop = runLoop else { return false }
         guard newLoop !== loop else { return true }
-        let sendRemaining = sendTimer.flatMap { $0.isArmed ? $0.remainingSeconds : nil }
-        let receiveRemaining = receiveTimer.flatMap { $0.isArmed ? $0.remainingSeconds : nil }
-        let pendingReport = didCloseReport
-        let closeDue = closeCheck?.isScheduled == true
+        // What the last move carried, if the socket moves on before it arrived.
+        let carried = pendingArrival
+        pendingArrival = UdpArrival(
+            sendRemaining: sendTimer.flatMap { $0.isArmed ? $0.remainingSeconds : nil } ?? carried?.sendRemaining,
+            receiveRemaining: receiveTimer.flatMap { $0.isArmed ? $0.remainingSeconds : nil }
+                ?? carried?.receiveRemaining,
+            reportsClose: didCloseReport != nil || carried?.reportsClose == true,
+            closeDue: closeCheck?.isScheduled == true || carried?.closeDue == true)
         for timer in [sendTimer, receiveTimer] {
             timer?.invalidate()
         }
@@ -29,37 +33,31 @@ extension RunLoopUdpSocket {
         sendDequeue = nil
         receiveDequeue = nil
         closeCheck = nil
+        didCloseReport = nil
         source4?.cancel()
         source6?.cancel()
         source4 = nil
         source6 = nil
         loop = newLoop
         let move = UdpMove(self)
-        newLoop.perform(inModes: modes) {
-            move.arrive(
-                on: newLoop, sendRemaining: sendRemaining, receiveRemaining: receiveRemaining,
-                report: pendingReport != nil, closeDue: closeDue)
-        }
+        newLoop.perform(inModes: modes) { move.arrive(on: newLoop) }
         return true
     }
 
-    /// Re-registers everything on the loop the socket moved to.
-    func arrive(
-        on newLoop: EventRunLoop, sendRemaining: TimeInterval?, receiveRemaining: TimeInterval?, report: Bool,
-        closeDue: Bool
-    ) {
-        guard loop === newLoop else { return }
-        if report, let pending = didCloseReport {
-            pending.modes = modes
-            loop.schedule(pending)
+    /// Re-registers everything on the loop the socket moved to (unless it moved on meanwhile).
+    func arrive(on newLoop: EventRunLoop) {
+        guard loop === newLoop, let arrival = pendingArrival else { return }
+        pendingArrival = nil
+        if arrival.reportsClose {
+            scheduleCloseReport()
         }
         guard !closed else { return }
         registerSources()
-        if let sendRemaining {
-            armTimer(send: true, after: sendRemaining)
+        if let remaining = arrival.sendRemaining {
+            armTimer(send: true, after: remaining)
         }
-        if let receiveRemaining {
-            armTimer(send: false, after: receiveRemaining)
+        if let remaining = arrival.receiveRemaining {
+            armTimer(send: false, after: remaining)
         }
         if operations.hasSends {
             scheduleSendDequeue()
@@ -67,7 +65,7 @@ extension RunLoopUdpSocket {
         if operations.hasReceives {
             scheduleReceiveDequeue()
         }
-        if closeDue {
+        if arrival.closeDue {
             maybeScheduleClose()
         }
     }
@@ -162,6 +160,15 @@ extension RunLoopUdpSocket {
     }
 }
 
+/// What a move carries to the new loop: the time left on each armed timer, a close report or a close
+/// that was due.
+struct UdpArrival {
+    var sendRemaining: TimeInterval?
+    var receiveRemaining: TimeInterval?
+    var reportsClose: Bool
+    var closeDue: Bool
+}
+
 /// A socket on its way to another loop, carried into the block that re-registers it there.
 final class UdpMove: @unchecked Sendable {
     // @unchecked Sendable: `moveToRunLoop` made the new loop the socket's loop before queueing the
@@ -172,12 +179,7 @@ final class UdpMove: @unchecked Sendable {
         self.socket = socket
     }
 
-    func arrive(
-        on loop: EventRunLoop, sendRemaining: TimeInterval?, receiveRemaining: TimeInterval?, report: Bool,
-        closeDue: Bool
-    ) {
-        socket.arrive(
-            on: loop, sendRemaining: sendRemaining, receiveRemaining: receiveRemaining, report: report,
-            closeDue: closeDue)
+    func arrive(on loop: EventRunLoop) {
+        socket.arrive(on: loop)
     }
 }

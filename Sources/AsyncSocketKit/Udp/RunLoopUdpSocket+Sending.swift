@@ -96,6 +96,7 @@ extension RunLoopUdpSocket {
 
     private func finishSend(_ send: UdpSend, error: (any Error)?) {
         disarmTimer(send: true)
+        pendingArrival?.sendRemaining = nil
         source4?.wantsWritable = false
         source6?.wantsWritable = false
         operations.finishSend()

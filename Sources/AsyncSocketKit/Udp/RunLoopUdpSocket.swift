@@ -57,6 +57,8 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     var maxReceive = RunLoopUdpSocket.defaultMaxReceiveBufferSize
     var cachedLocal: SocketAddress?
     var cachedPeer: SocketAddress?
+    /// Set by a move until the socket is registered on its new loop.
+    var pendingArrival: UdpArrival?
 
     /// A socket with `delegate` (held weakly) and `userData` on the current thread's loop, in the
     /// default mode (`initWithDelegate:userData:`; `families` for `initIPv4` / `initIPv6`). A

@@ -37,7 +37,7 @@ enum UdpDescriptor {
             let code = ask_errno()
             switch code {
             case EINTR: continue
-            case EAGAIN, EWOULDBLOCK, ENOBUFS: return .wouldBlock
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
             default: return .failed(code)
             }
         }
@@ -52,10 +52,11 @@ enum UdpDescriptor {
     }
 
     /// Reads one datagram of at most `maxSize` bytes into a buffer the returned `Data` then owns (no
-    /// copy). `MSG_TRUNC` makes the kernel give a larger datagram's real size, so it is reported,
+    /// copy; the buffer is cut to the datagram's size). `MSG_TRUNC` makes the kernel give a larger datagram's real size, so it is reported,
     /// never cut. An empty datagram is an empty `Data`.
     static func receive(_ fd: Int32, maxSize: Int) -> ReceiveResult {
-        let capacity = max(maxSize, 1)
+        // No datagram is larger than 64 KiB, whatever the limit is set to.
+        let capacity = min(max(maxSize, 1), 65_536)
         guard let buffer = malloc(capacity) else { return .failed(ENOMEM) }
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

@@ -6,7 +6,7 @@ import Testing
 struct CommandHelpTests {
     @Test(
         "every subcommand explains itself and its options",
-        arguments: ["echo-server", "chat-server", "connect", "bench"])
+        arguments: ["echo-server", "chat-server", "connect", "bench", "udp-echo", "udp-send"])
     func subcommandHelp(subcommand: String) async throws {
         try await onNewThread {
             let process = try ChildProcess(built: "asyncsocket", [subcommand, "--help"])
@@ -21,7 +21,9 @@ struct CommandHelpTests {
         try await onNewThread {
             let top = try ChildProcess(built: "asyncsocket", ["--help"])
             #expect(top.waitForExit() == 0)
-            for subcommand in ["demo (default)", "echo-server", "chat-server", "connect", "bench"] {
+            for subcommand in [
+                "demo (default)", "echo-server", "chat-server", "connect", "bench", "udp-echo", "udp-send",
+            ] {
                 #expect(top.output.contains("  \(subcommand)"))
             }
             let demo = try ChildProcess(built: "asyncsocket", ["demo", "--help"])

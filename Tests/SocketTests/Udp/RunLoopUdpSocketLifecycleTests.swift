@@ -47,6 +47,46 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
+    @Test("a datagram another sender queued before the connect is dropped; the connected peer's completes the receive")
+    func strayBeforeConnect() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            try socket.bind(toAddress: "127.0.0.1", port: 0)
+            let stranger = UdpPeer()
+            let peer = UdpPeer()
+            stranger.send(bytes("stray"), to: socket.localPort)
+            let fd = try #require(socket.descriptors.first)
+            #expect(waitUntil { kernelPending(fd) == bytes("stray") })
+            try socket.connect(toHost: "127.0.0.1", port: peer.port)
+            socket.receive(withTimeout: 10, tag: 1)
+            peer.send(bytes("mine"), to: socket.localPort)
+            #expect(runUntil { !recorder.events.isEmpty })
+            #expect(recorder.events == ["receive 1 mine from 127.0.0.1"])
+        }
+    }
+
+    @Test("a delegate that closes inside didReceive gets no more callbacks but the close")
+    func closeInsideReceive() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            recorder.onEvent = { sock, event in
+                if event.hasPrefix("receive") { sock.close() }
+            }
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            try socket.bind(toAddress: "127.0.0.1", port: 0)
+            socket.receive(withTimeout: 10, tag: 1)
+            socket.receive(withTimeout: 0.05, tag: 2)
+            let peer = UdpPeer()
+            peer.send(bytes("a"), to: socket.localPort)
+            peer.send(bytes("b"), to: socket.localPort)
+            #expect(runUntil { recorder.events.last == "close" })
+            // Long enough for the second receive's timeout, had it survived the close.
+            EventRunLoop.current.run(mode: .default, timeout: 0.1)
+            #expect(recorder.events == ["receive 1 a from 127.0.0.1", "close"])
+        }
+    }
+
     @Test("bad input: each call refused or thrown as the original did, nothing crashes")
     func badInput() async throws {
         try await onNewThread {
@@ -54,13 +94,14 @@ struct RunLoopUdpSocketLifecycleTests {
             let socket = RunLoopUdpSocket(delegate: recorder)
             #expect(!socket.send(Data(), toHost: "127.0.0.1", port: 9, withTimeout: 1, tag: 0), "empty datagram")
             #expect(!socket.send(Data("x".utf8), toAddress: Data([1, 2, 3]), withTimeout: 1, tag: 0))
-            #expect(!socket.send(Data("x".utf8), toHost: "no-such-host.invalid", port: 9, withTimeout: 1, tag: 0))
+            let overlong = String(repeating: "a", count: 254)
+            #expect(!socket.send(Data("x".utf8), toHost: overlong, port: 9, withTimeout: 1, tag: 0))
             let badParameter = #expect(throws: AsyncUdpSocketError.self) {
                 try socket.connect(toAddress: Data(count: 10))
             }
             #expect(badParameter?.code == .badParameter)
             #expect(throws: AsyncSocketUsageError.self) { try socket.joinMulticastGroup("239.1.2.3") }
-            let notFound = #expect(throws: NSError.self) { try socket.bind(toAddress: "no-such-host.invalid", port: 0) }
+            let notFound = #expect(throws: NSError.self) { try socket.bind(toAddress: overlong, port: 0) }
             #expect(notFound?.domain == "kCFStreamErrorDomainNetDB")
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             #expect(throws: AsyncSocketUsageError.self) { try socket.bind(toPort: 0) }

@@ -68,7 +68,7 @@ struct RunLoopUdpSocketTests {
             for (tag, text) in ["one", "two", "three"].enumerated() {
                 #expect(socket.send(Data(text.utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: tag))
             }
-            #expect(recorder.events.isEmpty, "reported inside the call")
+            #expect(recorder.events.isEmpty, "no callback inside the call")
             #expect(runUntil { recorder.events.count == 3 })
             #expect(recorder.events == ["send 0", "send 1", "send 2"])
             let got = (0..<3).compactMap { _ in
@@ -178,8 +178,11 @@ struct RunLoopUdpSocketTests {
             let socket = RunLoopUdpSocket(delegate: recorder)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             UdpPeer().send(bytes("early"), to: socket.localPort)
-            // A bounded run with nothing queued: the loop comes round without taking the datagram.
+            let fd = try #require(socket.descriptors.first)
+            #expect(waitUntil { kernelPending(fd) == bytes("early") })
+            // The loop comes round with nothing queued: the datagram stays in the kernel.
             EventRunLoop.current.run(mode: .default, timeout: 0.05)
+            #expect(kernelPending(fd) == bytes("early"))
             #expect(recorder.events.isEmpty)
             socket.receive(withTimeout: 10, tag: 9)
             #expect(runUntil { !recorder.events.isEmpty })
