@@ -241,6 +241,35 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
+    @Test("moved inside didReceive answering true: that receive ends; the next one and its timeout run on the new loop")
+    func moveInsideReceive() async throws {
+        let worker = EventRunLoopThread(name: "udp-worker")
+        defer { worker.terminate() }
+        let log = CallLog()
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            recorder.onEvent = { sock, event in
+                log.add("\(event) on worker: \(worker.loop.isCurrent)")
+                if event.hasPrefix("receive 1") { sock.moveToRunLoop(worker.loop) }
+            }
+            let socket = RunLoopUdpSocket(delegate: recorder)
+            try socket.bind(toAddress: "127.0.0.1", port: 0)
+            socket.receive(withTimeout: 10, tag: 1)
+            socket.receive(withTimeout: 0.2, tag: 2)
+            UdpPeer().send(bytes("first"), to: socket.localPort)
+            #expect(runUntil { !log.all.isEmpty })
+            #expect(log.wait(for: "not-receive 2 AsyncUdpSocketErrorDomain 5 on worker: true"))
+            #expect(
+                log.all == [
+                    "receive 1 first from 127.0.0.1 on worker: false",
+                    "not-receive 2 AsyncUdpSocketErrorDomain 5 on worker: true",
+                ])
+            let carrier = SocketCarrier(socket)
+            worker.loop.perform { carrier.socket.close() }
+            #expect(log.wait(for: "close on worker: true"))
+        }
+    }
+
     @Test(
         "multicast: joined on the loopback interface, a datagram to the group arrives; the IPv6 socket closes; leave works once"
     )
@@ -263,6 +292,31 @@ struct RunLoopUdpSocketLifecycleTests {
                 try socket.joinMulticastGroup("ff12::1", withAddress: "127.0.0.1")
             }
             #expect(mismatch?.code == .badParameter)
+        }
+    }
+
+    @Test(
+        "multicast sending options: interface, time to live, loopback; a closed family or a foreign address is refused")
+    func multicastOptions() async throws {
+        try await onNewThread {
+            let socket = RunLoopUdpSocket(families: .ipv4Only)
+            try socket.setMulticastInterface("127.0.0.1")
+            try socket.setMulticastTimeToLive(4)
+            try socket.setMulticastLoopback(false)
+            let fd = try #require(socket.descriptors.first)
+            func option(_ name: Int32) -> Int32 {
+                var value: Int32 = -1
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                _ = getsockopt(fd, Int32(IPPROTO_IP), name, &value, &length)
+                return value
+            }
+            #expect(option(IP_MULTICAST_TTL) == 4 && option(IP_MULTICAST_LOOP) == 0)
+            let wrongFamily = #expect(throws: AsyncUdpSocketError.self) { try socket.setMulticastInterface("::1") }
+            #expect(wrongFamily?.code == .ipv6Unavailable)
+            let foreign = #expect(throws: NSError.self) { try socket.setMulticastInterface("198.51.100.77") }
+            #expect(foreign?.domain == NSPOSIXErrorDomain && foreign?.code == Int(EADDRNOTAVAIL))
+            socket.close()
+            #expect(throws: AsyncSocketUsageError.self) { try socket.setMulticastTimeToLive(1) }
         }
     }
 
