@@ -44,7 +44,7 @@ extension RunLoopUdpSocket {
     /// Schedules the close when a close-after call's queues are empty.
     func maybeScheduleClose() {
         guard !closed, operations.closeIsDue else { return }
-        let item = closeCheck ?? PerformItem(modes: modes) { [weak self] in self?.closeNow() }
+        let item = closeCheck ?? PerformItem(modes: modes) { [weak self] in self?.fromLoop { $0.closeNow() } }
         closeCheck = item
         loop.schedule(item)
     }
@@ -62,7 +62,7 @@ extension RunLoopUdpSocket {
     func scheduleCloseReport() {
         let report = PerformItem(modes: modes) { [self] in
             didCloseReport = nil
-            delegateForCallbacks?.onUdpSocketDidClose(self)
+            fromLoop { $0.delegateForCallbacks?.onUdpSocketDidClose($0) }
         }
         didCloseReport = report
         loop.schedule(report)

@@ -21,7 +21,11 @@ extension RunLoopUdpSocket {
 
     /// Runs the next receive from a later pass of the loop (coalesced: at most one pending).
     func scheduleReceiveDequeue() {
-        let item = receiveDequeue ?? PerformItem(modes: modes) { [weak self] in self?.maybeDequeueReceive() }
+        let item =
+            receiveDequeue
+            ?? PerformItem(modes: modes) { [weak self] in
+                self?.fromLoop { $0.maybeDequeueReceive() }
+            }
         receiveDequeue = item
         loop.schedule(item)
     }

@@ -39,9 +39,31 @@ extension RunLoopUdpSocket {
         source4 = nil
         source6 = nil
         loop = newLoop
+        if loopEntries > 0 {
+            arrivalToPost = newLoop
+        } else {
+            postArrival(to: newLoop)
+        }
+        return true
+    }
+
+    /// Runs work the loop started (an event, a timer, a deferred dequeue, a report). A move made
+    /// meanwhile (by a delegate callback) is handed to the new loop only when that work is over: until
+    /// then this thread still finishes what it was doing with the socket, and the new loop's thread
+    /// must not start on it.
+    func fromLoop(_ body: (RunLoopUdpSocket) -> Void) {
+        loopEntries += 1
+        body(self)
+        loopEntries -= 1
+        if loopEntries == 0, let target = arrivalToPost {
+            arrivalToPost = nil
+            postArrival(to: target)
+        }
+    }
+
+    private func postArrival(to newLoop: EventRunLoop) {
         let move = UdpMove(self)
         newLoop.perform(inModes: modes) { move.arrive(on: newLoop) }
-        return true
     }
 
     /// Re-registers everything on the loop the socket moved to (unless it moved on meanwhile).
@@ -106,13 +128,13 @@ extension RunLoopUdpSocket {
         if socket4 >= 0 {
             let descriptor = socket4
             source4 = loop.addFileSource(descriptor, modes: modes) { [weak self] event in
-                self?.sourceFired(event)
+                self?.fromLoop { $0.sourceFired(event) }
             }
         }
         if socket6 >= 0 {
             let descriptor = socket6
             source6 = loop.addFileSource(descriptor, modes: modes) { [weak self] event in
-                self?.sourceFired(event)
+                self?.fromLoop { $0.sourceFired(event) }
             }
         }
     }
@@ -149,7 +171,7 @@ extension RunLoopUdpSocket {
         let timer =
             existing
             ?? loop.addReusableTimer(modes: modes) { [weak self] _ in
-                if send { self?.sendTimedOut() } else { self?.receiveTimedOut() }
+                self?.fromLoop { send ? $0.sendTimedOut() : $0.receiveTimedOut() }
             }
         if send { sendTimer = timer } else { receiveTimer = timer }
         timer.rearm(after: seconds)

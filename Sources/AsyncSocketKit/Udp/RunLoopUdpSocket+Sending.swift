@@ -51,7 +51,11 @@ extension RunLoopUdpSocket {
 
     /// Runs the next send from a later pass of the loop (coalesced: at most one pending).
     func scheduleSendDequeue() {
-        let item = sendDequeue ?? PerformItem(modes: modes) { [weak self] in self?.maybeDequeueSend() }
+        let item =
+            sendDequeue
+            ?? PerformItem(modes: modes) { [weak self] in
+                self?.fromLoop { $0.maybeDequeueSend() }
+            }
         sendDequeue = item
         loop.schedule(item)
     }

@@ -59,6 +59,10 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     var cachedPeer: SocketAddress?
     /// Set by a move until the socket is registered on its new loop.
     var pendingArrival: UdpArrival?
+    /// How deep the loop's work on the socket is nested (`fromLoop`), and the loop a move made inside
+    /// it goes to once that work is over.
+    var loopEntries = 0
+    var arrivalToPost: EventRunLoop?
 
     /// A socket with `delegate` (held weakly) and `userData` on the current thread's loop, in the
     /// default mode (`initWithDelegate:userData:`; `families` for `initIPv4` / `initIPv6`). A

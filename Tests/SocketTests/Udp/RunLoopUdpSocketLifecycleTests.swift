@@ -114,6 +114,18 @@ struct RunLoopUdpSocketLifecycleTests {
             #expect(socket.send(Data(count: 70_000), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 5))
             #expect(runUntil { !recorder.events.isEmpty })
             #expect(recorder.events == ["not-send 5 \(NSPOSIXErrorDomain) \(EMSGSIZE)"])
+            // Port 0 is no destination: the kernel refuses it, reported the same way.
+            #expect(socket.send(Data("x".utf8), toHost: "127.0.0.1", port: 0, withTimeout: 5, tag: 6))
+            #expect(runUntil { recorder.events.count == 2 })
+            #expect(recorder.events.last == "not-send 6 \(NSPOSIXErrorDomain) \(EINVAL)")
+            // A second receive while one is pending is queued behind it, not refused.
+            socket.receive(withTimeout: 0.05, tag: 7)
+            socket.receive(withTimeout: 0.05, tag: 8)
+            #expect(runUntil { recorder.events.count == 4 })
+            #expect(
+                recorder.events.suffix(2) == [
+                    "not-receive 7 AsyncUdpSocketErrorDomain 5", "not-receive 8 AsyncUdpSocketErrorDomain 5",
+                ])
             #expect(!socket.isClosed)
         }
     }
@@ -292,6 +304,11 @@ struct RunLoopUdpSocketLifecycleTests {
                 try socket.joinMulticastGroup("ff12::1", withAddress: "127.0.0.1")
             }
             #expect(mismatch?.code == .badParameter)
+            // An interface address no interface has: the system's error (ENODEV).
+            let missing = #expect(throws: NSError.self) {
+                try socket.joinMulticastGroup("239.255.42.8", withAddress: "198.51.100.77")
+            }
+            #expect(missing?.domain == NSPOSIXErrorDomain && missing?.code == Int(ENODEV))
         }
     }
 
