@@ -78,8 +78,8 @@ package final class UdpPeer {
         _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &interface, socklen_t(MemoryLayout<in_addr>.size))
     }
 
-    /// The next datagram and the port it came from, or `nil` after `timeout`.
-    package func receive(timeout: TimeInterval = 10) -> (bytes: [UInt8], port: UInt16)? {
+    /// The next datagram and the numeric host and port it came from, or `nil` after `timeout`.
+    package func receive(timeout: TimeInterval = 10) -> (bytes: [UInt8], host: String, port: UInt16)? {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 70_000)
@@ -94,7 +94,12 @@ package final class UdpPeer {
         }
         guard n >= 0 else { return nil }
         let port = withUnsafeBytes(of: &source) { UInt16(bigEndian: $0.load(fromByteOffset: 2, as: UInt16.self)) }
-        return (Array(buffer[0..<n]), port)
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        withUnsafeBytes(of: &source) { raw in
+            _ = inet_ntop(family, raw.baseAddress! + (family == AF_INET6 ? 8 : 4), &text, socklen_t(text.count))
+        }
+        let host = text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return (Array(buffer[0..<n]), host, port)
     }
 }
 

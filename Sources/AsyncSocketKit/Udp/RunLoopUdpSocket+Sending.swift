@@ -87,7 +87,13 @@ extension RunLoopUdpSocket {
             )
             return
         }
-        switch UdpDescriptor.send(fd, send.data, to: send.destination) {
+        let reply = send.destination.flatMap { destination in replySources.last { $0.peer == destination }?.source }
+        var result = UdpDescriptor.send(fd, send.data, to: send.destination, from: reply)
+        if reply != nil, case .failed(let code) = result, code == EINVAL || code == EADDRNOTAVAIL {
+            // The address the peer reached cannot send (a broadcast address): let the kernel choose.
+            result = UdpDescriptor.send(fd, send.data, to: send.destination)
+        }
+        switch result {
         case .sent:
             didBind = true
             finishSend(send, error: nil)

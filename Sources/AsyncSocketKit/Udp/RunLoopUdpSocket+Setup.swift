@@ -47,6 +47,9 @@ extension RunLoopUdpSocket {
         }
         if !use4 { closeSocket(ipv4: true) }
         if !use6 { closeSocket(ipv4: false) }
+        // Bound to every address: replies go out from the address each sender reached.
+        if use4, v4?.host == "0.0.0.0" { UdpDescriptor.reportDestinations(socket4, family: AF_INET) }
+        if use6, v6?.host == "::" { UdpDescriptor.reportDestinations(socket6, family: AF_INET6) }
         didBind = true
         cachedLocal = nil
     }

@@ -16,35 +16,51 @@ enum UdpDescriptor {
         return fd
     }
 
+    /// Asks the kernel for the local address each datagram was sent to (`IP_PKTINFO` /
+    /// `IPV6_RECVPKTINFO`), for a socket bound to a wildcard address.
+    static func reportDestinations(_ fd: Int32, family: Int32) {
+        if family == AF_INET {
+            SocketOps.setOption(fd, level: Int32(IPPROTO_IP), name: IP_PKTINFO)
+        } else {
+            SocketOps.setOption(fd, level: Int32(IPPROTO_IPV6), name: IPV6_RECVPKTINFO)
+        }
+    }
+
     enum SendResult {
         case sent
         case wouldBlock
         case failed(Int32)
     }
 
-    /// Sends `data` as one datagram to `destination` (`nil`: the connected peer); never blocks.
-    static func send(_ fd: Int32, _ data: Data, to destination: SocketAddress?) -> SendResult {
-        while true {
-            let sent = data.withUnsafeBytes { bytes -> Int in
-                if let destination {
-                    return destination.withSockaddr {
-                        sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, $1)
-                    }
+    /// Sends `data` as one datagram to `destination` (`nil`: the connected peer), from the local
+    /// address `source` when given (on `interface` for IPv6); never blocks.
+    static func send(
+        _ fd: Int32, _ data: Data, to destination: SocketAddress?, from source: UdpReplySource? = nil
+    ) -> SendResult {
+        let sent = data.withUnsafeBytes { bytes -> Int in
+            let payload = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+            func from(_ to: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int {
+                guard let source else {
+                    return ask_send_datagram(fd, payload, bytes.count, to, length, nil, 0)
                 }
-                return Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                return source.local.withSockaddr { local, _ in
+                    ask_send_datagram(fd, payload, bytes.count, to, length, local, source.interfaceIndex)
+                }
             }
-            if sent >= 0 { return .sent }
-            let code = ask_errno()
-            switch code {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .failed(code)
+            if let destination {
+                return destination.withSockaddr { from($0, $1) }
             }
+            return from(nil, 0)
         }
+        if sent >= 0 { return .sent }
+        let code = ask_errno()
+        return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
     }
 
     enum ReceiveResult {
-        case datagram(Data, from: SocketAddress)
+        /// A datagram, its sender, and the local address it was sent to when the socket asks
+        /// (`IP_PKTINFO` / `IPV6_RECVPKTINFO`).
+        case datagram(Data, from: SocketAddress, to: UdpReplySource?)
         /// A datagram of `size` bytes, more than the buffer held; it is gone.
         case tooLarge(size: Int, from: SocketAddress)
         case wouldBlock
@@ -52,39 +68,53 @@ enum UdpDescriptor {
     }
 
     /// Reads one datagram of at most `maxSize` bytes into a buffer the returned `Data` then owns (no
-    /// copy; the buffer is cut to the datagram's size). `MSG_TRUNC` makes the kernel give a larger datagram's real size, so it is reported,
-    /// never cut. An empty datagram is an empty `Data`.
+    /// copy; the buffer is cut to the datagram's size). `MSG_TRUNC` makes the kernel give a larger
+    /// datagram's real size, so it is reported, never cut. An empty datagram is an empty `Data`.
     static func receive(_ fd: Int32, maxSize: Int) -> ReceiveResult {
         // No datagram is larger than 64 KiB, whatever the limit is set to.
         let capacity = min(max(maxSize, 1), 65_536)
         guard let buffer = malloc(capacity) else { return .failed(ENOMEM) }
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        var received: Int
-        repeat {
-            received = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    recvfrom(fd, buffer, capacity, Int32(MSG_TRUNC), $0, &length)
-                }
-            }
-        } while received < 0 && ask_errno() == EINTR
+        var source = sockaddr_storage()
+        var sourceLength = socklen_t(0)
+        var destination = sockaddr_storage()
+        var hasDestination: Int32 = 0
+        var interfaceIndex: UInt32 = 0
+        let received = ask_recv_datagram(
+            fd, buffer, capacity, &source, &sourceLength, &destination, &hasDestination, &interfaceIndex)
         guard received >= 0 else {
             let code = ask_errno()
             free(buffer)
             return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
         }
-        let source = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress(pointer: $0, length: length) }
-        }
+        let sender = address(&source, length: sourceLength)
         guard received <= maxSize else {
             free(buffer)
-            return .tooLarge(size: received, from: source)
+            return .tooLarge(size: received, from: sender)
         }
+        let local =
+            hasDestination != 0
+            ? UdpReplySource(
+                local: address(&destination, length: socklen_t(MemoryLayout<sockaddr_storage>.size)),
+                interfaceIndex: interfaceIndex)
+            : nil
         guard received > 0 else {
             free(buffer)
-            return .datagram(Data(), from: source)
+            return .datagram(Data(), from: sender, to: local)
         }
         let fitted = realloc(buffer, received) ?? buffer
-        return .datagram(Data(bytesNoCopy: fitted, count: received, deallocator: .free), from: source)
+        return .datagram(Data(bytesNoCopy: fitted, count: received, deallocator: .free), from: sender, to: local)
     }
+
+    private static func address(_ storage: inout sockaddr_storage, length: socklen_t) -> SocketAddress {
+        withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress(pointer: $0, length: length) }
+        }
+    }
+}
+
+/// The local address (and, for IPv6, interface) a datagram was sent to: a reply sent from there
+/// reaches a peer that expects the answer from the address it asked.
+struct UdpReplySource {
+    var local: SocketAddress
+    var interfaceIndex: UInt32
 }

@@ -69,4 +69,23 @@ uintptr_t ask_current_socket_queue(void);
 /// Sets what ask_current_socket_queue returns on the calling thread.
 void ask_set_current_socket_queue(uintptr_t queue);
 
+struct sockaddr;
+struct sockaddr_storage;
+
+/// (Lengths are `uint32_t`, which `socklen_t` is on Linux: including <sys/socket.h> here would make this
+/// module the owner of the socket declarations Swift files see.)
+/// Receives one datagram (recvmsg with MSG_TRUNC: the return value is the datagram's real size, which
+/// may exceed `capacity`), or -1 with errno set (EINTR retried). `source` gets the sender; when the
+/// socket has IP_PKTINFO / IPV6_RECVPKTINFO on, `destination` gets the local address the datagram was
+/// sent to (port 0) and `interface_index` its interface, and `has_destination` is set to 1.
+ssize_t ask_recv_datagram(int fd, void *buffer, size_t capacity, struct sockaddr_storage *source,
+                          uint32_t *source_length, struct sockaddr_storage *destination, int *has_destination,
+                          unsigned int *interface_index);
+
+/// Sends one datagram to `to` (NULL: the connected peer) without SIGPIPE; with `from`, from that local
+/// address (IP_PKTINFO's ipi_spec_dst, or IPV6_PKTINFO with `interface_index`). Returns the bytes sent,
+/// or -1 with errno set (EINTR retried).
+ssize_t ask_send_datagram(int fd, const void *bytes, size_t count, const struct sockaddr *to, uint32_t to_length,
+                          const struct sockaddr *from, unsigned int interface_index);
+
 #endif

@@ -79,6 +79,33 @@ struct RunLoopUdpSocketTests {
         }
     }
 
+    @Test(
+        "bound to every address: a reply leaves from the address the sender reached (IP_PKTINFO), not the kernel's pick"
+    )
+    func repliesFromReachedAddress() async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder, families: .ipv4Only)
+            recorder.onEvent = { sock, event in
+                guard event.hasPrefix("receive"), let last = recorder.received.last else { return }
+                sock.send(last.data, toHost: last.host, port: last.port, withTimeout: 5, tag: 1)
+            }
+            try socket.bind(toPort: 0)
+            socket.receive(withTimeout: 10, tag: 0)
+            socket.receive(withTimeout: 10, tag: 0)
+            let peer = UdpPeer()
+            // 127.0.0.2 is on the loopback interface too; the kernel would answer from 127.0.0.1.
+            peer.send(bytes("to two"), to: socket.localPort, host: "127.0.0.2")
+            #expect(runUntil { recorder.events.contains("send 1") })
+            let reply = try #require(peer.receive(timeout: 10))
+            #expect(reply.bytes == bytes("to two") && reply.host == "127.0.0.2" && reply.port == socket.localPort)
+            peer.send(bytes("to one"), to: socket.localPort)
+            #expect(runUntil { recorder.events.filter { $0 == "send 1" }.count == 2 })
+            let second = try #require(peer.receive(timeout: 10))
+            #expect(second.host == "127.0.0.1")
+        }
+    }
+
     @Test("receives are served in order, one datagram each")
     func receivesInOrder() async throws {
         try await onNewThread {

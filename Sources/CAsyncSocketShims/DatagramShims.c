@@ -1,0 +1,99 @@
+// Datagram calls with ancillary data: the CMSG macros that find the packet-information header are not
+// importable into Swift.
+#define _GNU_SOURCE
+#include "AsyncSocketShims.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+
+_Static_assert(sizeof(socklen_t) == sizeof(uint32_t), "socklen_t is 32 bits on Linux");
+
+ssize_t ask_recv_datagram(int fd, void *buffer, size_t capacity, struct sockaddr_storage *source,
+                          uint32_t *source_length, struct sockaddr_storage *destination, int *has_destination,
+                          unsigned int *interface_index) {
+    struct iovec vector = {.iov_base = buffer, .iov_len = capacity};
+    union {
+        char bytes[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {0};
+    message.msg_name = source;
+    message.msg_namelen = sizeof(*source);
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    message.msg_control = control.bytes;
+    message.msg_controllen = sizeof(control.bytes);
+    ssize_t received;
+    do {
+        received = recvmsg(fd, &message, MSG_TRUNC);
+    } while (received < 0 && errno == EINTR);
+    if (received < 0) return -1;
+    *source_length = message.msg_namelen;
+    *has_destination = 0;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level == IPPROTO_IP && header->cmsg_type == IP_PKTINFO) {
+            struct in_pktinfo info;
+            memcpy(&info, CMSG_DATA(header), sizeof(info));
+            struct sockaddr_in *address = (struct sockaddr_in *)destination;
+            memset(destination, 0, sizeof(*destination));
+            address->sin_family = AF_INET;
+            address->sin_addr = info.ipi_addr;
+            *interface_index = (unsigned int)info.ipi_ifindex;
+            *has_destination = 1;
+        } else if (header->cmsg_level == IPPROTO_IPV6 && header->cmsg_type == IPV6_PKTINFO) {
+            struct in6_pktinfo info;
+            memcpy(&info, CMSG_DATA(header), sizeof(info));
+            struct sockaddr_in6 *address = (struct sockaddr_in6 *)destination;
+            memset(destination, 0, sizeof(*destination));
+            address->sin6_family = AF_INET6;
+            address->sin6_addr = info.ipi6_addr;
+            *interface_index = info.ipi6_ifindex;
+            *has_destination = 1;
+        }
+    }
+    return received;
+}
+
+ssize_t ask_send_datagram(int fd, const void *bytes, size_t count, const struct sockaddr *to, uint32_t to_length,
+                          const struct sockaddr *from, unsigned int interface_index) {
+    struct iovec vector = {.iov_base = (void *)bytes, .iov_len = count};
+    union {
+        char bytes[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof(control));
+    struct msghdr message = {0};
+    message.msg_name = (void *)to;
+    message.msg_namelen = to ? to_length : 0;
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    if (from && from->sa_family == AF_INET) {
+        message.msg_control = control.bytes;
+        message.msg_controllen = CMSG_SPACE(sizeof(struct in_pktinfo));
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = IPPROTO_IP;
+        header->cmsg_type = IP_PKTINFO;
+        header->cmsg_len = CMSG_LEN(sizeof(struct in_pktinfo));
+        struct in_pktinfo info = {0};
+        info.ipi_spec_dst = ((const struct sockaddr_in *)from)->sin_addr;
+        memcpy(CMSG_DATA(header), &info, sizeof(info));
+    } else if (from && from->sa_family == AF_INET6) {
+        message.msg_control = control.bytes;
+        message.msg_controllen = CMSG_SPACE(sizeof(struct in6_pktinfo));
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = IPPROTO_IPV6;
+        header->cmsg_type = IPV6_PKTINFO;
+        header->cmsg_len = CMSG_LEN(sizeof(struct in6_pktinfo));
+        struct in6_pktinfo info = {0};
+        info.ipi6_addr = ((const struct sockaddr_in6 *)from)->sin6_addr;
+        info.ipi6_ifindex = interface_index;
+        memcpy(CMSG_DATA(header), &info, sizeof(info));
+    }
+    ssize_t sent;
+    do {
+        sent = sendmsg(fd, &message, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent;
+}
