@@ -1,6 +1,7 @@
 // An echo server on RunLoopSocket's native engine, for Benchmarks/Peers/run-peers.sh:
 // raw echo on PORT (read what is available, write it back) and line echo on PORT+1 (read to "\n",
-// write the line back). One EventRunLoop thread, TCP_NODELAY like the peers.
+// write the line back), and UDP echo on PORT (RunLoopUdpSocket, native engine; every datagram sent
+// back). One EventRunLoop thread, TCP_NODELAY like the peers.
 //
 //   RunLoopEchoServer PORT [--engine native|queue-core]
 import AsyncSocketKit
@@ -22,9 +23,14 @@ let raw = RunLoopEchoDelegate(lines: false)
 let lines = RunLoopEchoDelegate(lines: true)
 let rawListener = RunLoopSocket(delegate: raw, engine: engine)
 let lineListener = RunLoopSocket(delegate: lines, engine: engine)
+let udpEcho = RunLoopUdpEchoDelegate()
+let udpSocket = RunLoopUdpSocket(delegate: udpEcho, families: .ipv4Only)
+udpSocket.maxReceiveBufferSize = 65_507
 do {
     try rawListener.acceptOnInterface("127.0.0.1", port: port)
     try lineListener.acceptOnInterface("127.0.0.1", port: port + 1)
+    try udpSocket.bind(toAddress: "127.0.0.1", port: port)
+    udpSocket.receive(withTimeout: -1, tag: 0)
 } catch {
     print("cannot listen: \(error)")
     exit(1)
