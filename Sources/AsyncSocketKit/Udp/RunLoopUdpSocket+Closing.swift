@@ -70,6 +70,14 @@ extension RunLoopUdpSocket {
 
     /// Drops the timers, the deferred work and the sources, and closes the descriptors.
     func tearDown() {
+        unregisterFromLoop()
+        closeSocket(ipv4: true)
+        closeSocket(ipv4: false)
+    }
+
+    /// Drops everything the socket registered on its loop: timers, deferred work, sources (a pending
+    /// close report stays).
+    func unregisterFromLoop() {
         for timer in [sendTimer, receiveTimer] {
             timer?.invalidate()
         }
@@ -85,8 +93,6 @@ extension RunLoopUdpSocket {
         source6?.cancel()
         source4 = nil
         source6 = nil
-        closeSocket(ipv4: true)
-        closeSocket(ipv4: false)
     }
 
     /// Closes one family's descriptor for good (the other family was chosen, or the socket closes). A

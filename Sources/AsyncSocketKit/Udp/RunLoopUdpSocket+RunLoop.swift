@@ -22,22 +22,11 @@ extension RunLoopUdpSocket {
                 ?? carried?.receiveRemaining,
             reportsClose: didCloseReport != nil || carried?.reportsClose == true,
             closeDue: closeCheck?.isScheduled == true || carried?.closeDue == true)
-        for timer in [sendTimer, receiveTimer] {
-            timer?.invalidate()
+        if let report = didCloseReport {
+            loop.cancel(report)
+            didCloseReport = nil
         }
-        sendTimer = nil
-        receiveTimer = nil
-        for case let item? in [sendDequeue, receiveDequeue, closeCheck, didCloseReport] {
-            loop.cancel(item)
-        }
-        sendDequeue = nil
-        receiveDequeue = nil
-        closeCheck = nil
-        didCloseReport = nil
-        source4?.cancel()
-        source6?.cancel()
-        source4 = nil
-        source6 = nil
+        unregisterFromLoop()
         loop = newLoop
         if loopEntries > 0 {
             arrivalToPost = newLoop
