@@ -17,7 +17,8 @@ servers = ["RunLoopSocket, native engine", "RunLoopSocket, queue core", "QueueSo
 budget = {"lines (32 B, read to LF, write back)": "3 (the line's `Data`, two, plus one)",
           "ping-pong (64 B)": "2",
           "bulk (64 KiB there and back)": "—",
-          "accept+echo (connect, 1 B there and back, close)": "—"}
+          "accept+echo (connect, 1 B there and back, close)": "—",
+          "datagram echo (64 B)": "the datagram's `Data` (RunLoopUdpSocket, native engine only)"}
 print("| workload | " + " | ".join(servers) + " | native engine's budget |")
 print("|---|" + "---|" * (len(servers) + 1))
 for workload in budget:

@@ -1,5 +1,5 @@
-// Allocations and time per echoed line, per ping-pong round trip, per 64 KiB echoed and per short
-// connection, counted by package-benchmark's
+// Allocations and time per echoed line, per ping-pong round trip, per 64 KiB echoed, per short
+// connection and per echoed datagram, counted by package-benchmark's
 // malloc interposer (every thread of the process: the loop, the socket queues, Dispatch's own). The
 // echo servers run in this process with the same delegates as the echo server executables
 // (EchoServers); the client is a plain blocking socket that writes and reads preallocated buffers, so
@@ -20,6 +20,11 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(3),
         maxIterations: 50
     )
+    Benchmark("datagram echo (64 B): RunLoopSocket, native engine") { benchmark, client in
+        client.echo(benchmark.scaledIterations.count)
+    } setup: {
+        DatagramClient(port: startUdpEcho(), size: 64)
+    }
     for kind in EchoServerKind.allCases {
         Benchmark("lines (32 B, read to LF, write back): \(kind.rawValue)") { benchmark, client in
             client.echoLines(benchmark.scaledIterations.count)

@@ -60,8 +60,8 @@ private enum QueueServers {
     }
 }
 
-/// The port a server thread listens on, handed to the thread that started it.
-private final class PortHandOff: @unchecked Sendable {
+/// The port a server thread listens on (or is bound to), handed to the thread that started it.
+final class PortHandOff: @unchecked Sendable {
     // @unchecked Sendable: `port` is written before `ready` is signalled and read after waiting on it.
     private let ready = DispatchSemaphore(value: 0)
     private var port: UInt16 = 0

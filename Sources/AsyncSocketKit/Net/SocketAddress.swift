@@ -154,22 +154,29 @@ package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
 
     /// The numeric host (`inet_ntop`), or the path of a Unix-domain address.
     package var host: String? {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch family {
         case AF_INET:
             let offset = MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!
             guard var address = load(in_addr.self, at: offset) else { return nil }
-            guard inet_ntop(AF_INET, &address, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+            return withUnsafeBytes(of: &address) { Self.numericText(AF_INET, $0.baseAddress!) }
         case AF_INET6:
             let offset = MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!
             guard var address = load(in6_addr.self, at: offset) else { return nil }
-            guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+            return withUnsafeBytes(of: &address) { Self.numericText(AF_INET6, $0.baseAddress!) }
         case AF_UNIX:
             return unixPath
         default:
             return nil
         }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// `inet_ntop`'s text for an address, through a buffer on the stack (a datagram socket asks once
+    /// per datagram).
+    private static func numericText(_ family: Int32, _ address: UnsafeRawPointer) -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer in
+            guard inet_ntop(family, address, buffer.baseAddress, socklen_t(buffer.count)) != nil else { return nil }
+            return String(cString: buffer.baseAddress!)
+        }
     }
 
     /// The `T` at byte `offset`, when the address is long enough to hold it.

@@ -85,33 +85,40 @@ extension RunLoopUdpSocket {
         case failed(any Error)
     }
 
-    /// One datagram from either family (the first tried alternates), skipping what a connected
-    /// socket must not take; `nil` when neither has one.
+    /// One datagram from either family (the first tried alternates); `nil` when neither has one.
     private func readOne() -> Read? {
-        let order = readsIPv6First ? [socket6, socket4] : [socket4, socket6]
+        let first = readsIPv6First ? socket6 : socket4
+        let second = readsIPv6First ? socket4 : socket6
         readsIPv6First.toggle()
-        for fd in order where fd >= 0 {
-            while true {
-                switch UdpDescriptor.receive(fd, maxSize: Int(maxReceive)) {
-                case .wouldBlock:
-                    break
-                case .datagram(let data, let source, let local):
-                    // Queued before the connect, from someone else: the original dropped it silently.
-                    if didConnect, let peer = cachedPeer, source != peer { continue }
-                    if let local {
-                        rememberReplySource(local, for: source)
-                    }
-                    return .datagram(data, from: source)
-                case .tooLarge(let size, let source):
-                    if didConnect, let peer = cachedPeer, source != peer { continue }
-                    return .failed(Self.tooLargeError(size: size, limit: Int(maxReceive)))
-                case .failed(let code):
-                    return .failed(SystemError.posix(code, "recvfrom"))
-                }
-                break
-            }
+        if first >= 0, let read = read(from: first) {
+            return read
+        }
+        if second >= 0, let read = read(from: second) {
+            return read
         }
         return nil
+    }
+
+    /// One datagram from `fd`, skipping what a connected socket must not take; `nil` when none waits.
+    private func read(from fd: Int32) -> Read? {
+        while true {
+            switch UdpDescriptor.receive(fd, maxSize: Int(maxReceive)) {
+            case .wouldBlock:
+                return nil
+            case .datagram(let data, let source, let local):
+                // Queued before the connect, from someone else: the original dropped it silently.
+                if didConnect, let peer = cachedPeer, source != peer { continue }
+                if let local {
+                    rememberReplySource(local, for: source)
+                }
+                return .datagram(data, from: source)
+            case .tooLarge(let size, let source):
+                if didConnect, let peer = cachedPeer, source != peer { continue }
+                return .failed(Self.tooLargeError(size: size, limit: Int(maxReceive)))
+            case .failed(let code):
+                return .failed(SystemError.posix(code, "recvfrom"))
+            }
+        }
     }
 
     private func finishReceive(_ receive: UdpReceive, error: (any Error)?) {
