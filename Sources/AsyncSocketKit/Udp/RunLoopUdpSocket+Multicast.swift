@@ -47,7 +47,7 @@ extension RunLoopUdpSocket {
     public func setMulticastInterface(_ interface: String) throws {
         checkThread("setMulticastInterface(_:)")
         guard !closed else { throw AsyncSocketUsageError("setMulticastInterface: the socket is closed") }
-        guard let local = try Self.addresses(of: interface).first else {
+        guard let local = try Self.addresses(of: interface, port: 0).first else {
             throw AsyncUdpSocketError(.badParameter, message: "No address for \(interface)")
         }
         if local.isIPv4 {
@@ -97,8 +97,8 @@ extension RunLoopUdpSocket {
         guard didBind, !didConnect else {
             throw AsyncSocketUsageError("\(operation): the socket must be bound and not connected")
         }
-        let groups = try Self.addresses(of: group)
-        let local = try interface.flatMap { $0.isEmpty ? nil : try Self.addresses(of: $0).first }
+        let groups = try Self.addresses(of: group, port: 0)
+        let local = try interface.flatMap { $0.isEmpty ? nil : try Self.addresses(of: $0, port: 0).first }
         let family: Int32
         if let local {
             family = local.family
@@ -144,14 +144,6 @@ extension RunLoopUdpSocket {
         if joining {
             closeSocket(ipv4: family != AF_INET)
         }
-    }
-
-    /// The addresses of a numeric address or a name (looked up now).
-    private static func addresses(of host: String) throws -> [SocketAddress] {
-        if let numeric = SocketAddress.numeric(host, port: 0) {
-            return [numeric]
-        }
-        return try QueueSocket.lookupHost(host, port: 0).compactMap(SocketAddress.init(data:))
     }
 
     private static func ipv4Address(of address: SocketAddress) -> in_addr {

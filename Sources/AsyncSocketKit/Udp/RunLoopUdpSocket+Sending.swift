@@ -128,12 +128,11 @@ extension RunLoopUdpSocket {
     /// The address to send to for `host`: IPv4 when the IPv4 socket is open and one was found, else
     /// IPv6 when that socket is open; `nil` when no usable address was found.
     func usableAddress(for host: String, port: UInt16) -> SocketAddress? {
-        let addresses: [SocketAddress]
-        if let numeric = SocketAddress.numeric(host, port: port) {
-            addresses = [numeric]
-        } else {
-            addresses = ((try? QueueSocket.lookupHost(host, port: port)) ?? []).compactMap(SocketAddress.init(data:))
-        }
+        (try? Self.addresses(of: host, port: port)).flatMap(preferredAddress(among:))
+    }
+
+    /// The first address of an open family among `addresses`, IPv4 first (the original's rule).
+    func preferredAddress(among addresses: [SocketAddress]) -> SocketAddress? {
         if socket4 >= 0, let v4 = addresses.first(where: \.isIPv4) {
             return v4
         }
@@ -141,5 +140,15 @@ extension RunLoopUdpSocket {
             return v6
         }
         return nil
+    }
+
+    /// The addresses of `host` with `port`: a numeric address as it is, a name looked up now
+    /// (`getaddrinfo`, on this thread, as the original did). Throws a `kCFStreamErrorDomainNetDB` error
+    /// when it is not found.
+    static func addresses(of host: String, port: UInt16) throws -> [SocketAddress] {
+        if let numeric = SocketAddress.numeric(host, port: port) {
+            return [numeric]
+        }
+        return try QueueSocket.lookupHost(host, port: port).compactMap(SocketAddress.init(data:))
     }
 }

@@ -74,19 +74,11 @@ extension RunLoopUdpSocket {
         if let reason = NativeSocketBackend.invalidHostReason(host) {
             throw SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
         }
-        let addresses: [SocketAddress]
-        if let numeric = SocketAddress.numeric(host, port: port) {
-            addresses = [numeric]
-        } else {
-            addresses = try QueueSocket.lookupHost(host, port: port).compactMap(SocketAddress.init(data:))
-        }
-        if socket4 >= 0, let v4 = addresses.first(where: \.isIPv4) {
-            try connectSocket(to: v4)
-        } else if socket6 >= 0, let v6 = addresses.first(where: \.isIPv6) {
-            try connectSocket(to: v6)
-        } else {
+        let addresses = try Self.addresses(of: host, port: port)
+        guard let chosen = preferredAddress(among: addresses) else {
             throw AsyncUdpSocketError(addresses.contains(where: \.isIPv4) ? .ipv4Unavailable : .ipv6Unavailable)
         }
+        try connectSocket(to: chosen)
     }
 
     /// Connects to `address`, a `sockaddr_in` or `sockaddr_in6` (`connectToAddress:error:`). Throws
