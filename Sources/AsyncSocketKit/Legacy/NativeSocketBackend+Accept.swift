@@ -15,7 +15,7 @@ extension NativeSocketBackend {
     func acceptOnInterface(_ interface: String?, port: UInt16) throws {
         try checkCanStart("accept", started: started)
         engine.reset()
-        let (address4, address6) = try Self.listenAddresses(interface, port: port)
+        let (address4, address6) = try HostNames.localAddresses(interface, port: port, operation: "acceptOnInterface")
         let sockets: (v4: Int32?, v6: Int32?)
         do {
             sockets = try ListenSockets.open(v4: address4, v6: address6, toleratingMissingIPv6: true)
@@ -38,47 +38,6 @@ extension NativeSocketBackend {
         phase = .listening(NativeListening(driver: driver, fd4: sockets.v4 ?? -1, fd6: sockets.v6 ?? -1))
         try? driver.start(on: self)
         retainedOwner = owner
-    }
-
-    /// The IPv4 and IPv6 addresses `interface` stands for (1.6).
-    static func listenAddresses(_ interface: String?, port: UInt16) throws -> (SocketAddress?, SocketAddress?) {
-        guard let interface, !interface.isEmpty else {
-            return (.ipv4(loopback: false, port: port), .ipv6(loopback: false, port: port))
-        }
-        if interface == "localhost" || interface == "loopback" {
-            return (.ipv4(loopback: true, port: port), .ipv6(loopback: true, port: port))
-        }
-        if let reason = invalidHostReason(interface) {
-            throw SystemError.netDB(EAI_NONAME, message: "Invalid interface: \(reason)")
-        }
-        if let numeric = SocketAddress.numeric(interface, port: port) {
-            return numeric.isIPv4 ? (numeric, nil) : (nil, numeric)
-        }
-        var hints = addrinfo()
-        hints.ai_flags = AI_PASSIVE
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        let code = getaddrinfo(interface, String(port), &hints, &list)
-        guard code == 0 else {
-            throw SystemError.netDB(code, message: String(cString: gai_strerror(code)))
-        }
-        defer { freeaddrinfo(list) }
-        var address4: SocketAddress?
-        var address6: SocketAddress?
-        var node = list
-        while let current = node {
-            if let raw = current.pointee.ai_addr {
-                let address = SocketAddress(pointer: raw, length: current.pointee.ai_addrlen)
-                if address.isIPv4 && address4 == nil { address4 = address }
-                if address.isIPv6 && address6 == nil { address6 = address }
-            }
-            node = current.pointee.ai_next
-        }
-        guard address4 != nil || address6 != nil else {
-            throw AsyncSocketUsageError("acceptOnInterface: \(interface) has no usable IPv4 or IPv6 address")
-        }
-        return (address4, address6)
     }
 
     /// The accept sequence of 2.5 for one new descriptor.

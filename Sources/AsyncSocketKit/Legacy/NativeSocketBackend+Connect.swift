@@ -18,16 +18,9 @@ struct NativeConnecting {
 }
 
 extension NativeSocketBackend {
-    static func invalidHostReason(_ host: String) -> String? {
-        if host.isEmpty { return "the host name is empty" }
-        if host.utf8.contains(0) { return "the host name contains a NUL byte" }
-        if host.utf8.count > 253 { return "the host name is longer than 253 bytes" }
-        return nil
-    }
-
     func connectToHost(_ host: String, port: UInt16, timeout: TimeInterval) throws {
         try checkCanStart("connect", started: started)
-        if let reason = Self.invalidHostReason(host) {
+        if let reason = HostNames.invalidReason(host) {
             throw SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
         }
         engine.reset()

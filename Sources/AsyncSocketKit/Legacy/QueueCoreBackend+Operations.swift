@@ -29,7 +29,7 @@ extension QueueCoreBackend {
         guard let interface, !interface.isEmpty, interface != "localhost", interface != "loopback",
             SocketAddress.numeric(interface, port: port) == nil
         else { return interface }
-        let (v4, v6) = try NativeSocketBackend.listenAddresses(interface, port: port)
+        let (v4, v6) = try HostNames.localAddresses(interface, port: port, operation: "acceptOnInterface")
         return (v4 ?? v6)?.host
     }
 
@@ -65,7 +65,7 @@ extension QueueCoreBackend {
 
     func connectToHost(_ host: String, port: UInt16, timeout: TimeInterval) throws {
         try checkCanStart("connect", started: started)
-        if let reason = NativeSocketBackend.invalidHostReason(host) {
+        if let reason = HostNames.invalidReason(host) {
             throw SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
         }
         loop = EventRunLoop.current

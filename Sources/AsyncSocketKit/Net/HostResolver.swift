@@ -200,7 +200,7 @@ extension HostResolver {
             presence.invalidate()
             completion(result)
         }
-        if let reason = NativeSocketBackend.invalidHostReason(host) {
+        if let reason = HostNames.invalidReason(host) {
             let error = SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
             loop.perform(inModes: modes) { box.completion(.failure(error)) }
             return

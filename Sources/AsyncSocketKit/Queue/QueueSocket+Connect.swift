@@ -26,7 +26,7 @@ extension QueueSocket {
     ) throws {
         try syncThrowing {
             try preConnectChecks()
-            guard !host.isEmpty, NativeSocketBackend.invalidHostReason(host) == nil else {
+            guard !host.isEmpty, HostNames.invalidReason(host) == nil else {
                 throw QueueSocketError(
                     .badParam, "Invalid host parameter (nil or \"\"). Should be a domain name or IP address string.")
             }

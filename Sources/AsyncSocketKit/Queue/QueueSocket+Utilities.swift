@@ -16,7 +16,7 @@ extension QueueSocket {
                 SocketAddress.ipv6(loopback: true, port: port).data,
             ]
         }
-        guard NativeSocketBackend.invalidHostReason(host) == nil else {
+        guard HostNames.invalidReason(host) == nil else {
             throw SystemError.netDB(EAI_NONAME, message: "Invalid host name")
         }
         var hints = addrinfo()

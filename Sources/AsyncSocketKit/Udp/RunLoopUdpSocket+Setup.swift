@@ -30,7 +30,7 @@ extension RunLoopUdpSocket {
         guard !didBind else {
             throw AsyncSocketUsageError("bind: the socket is already bound (bind once, before connecting)")
         }
-        let (v4, v6) = try NativeSocketBackend.listenAddresses(address, port: port)
+        let (v4, v6) = try HostNames.localAddresses(address, port: port, operation: "bind")
         let use4 = v4 != nil && socket4 >= 0
         let use6 = v6 != nil && socket6 >= 0
         guard use4 || use6 else {
@@ -71,7 +71,7 @@ extension RunLoopUdpSocket {
     public func connect(toHost host: String, port: UInt16) throws {
         checkThread("connect(toHost:port:)")
         try checkUsable("connect", refusingConnected: true)
-        if let reason = NativeSocketBackend.invalidHostReason(host) {
+        if let reason = HostNames.invalidReason(host) {
             throw SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
         }
         let addresses = try Self.addresses(of: host, port: port)
