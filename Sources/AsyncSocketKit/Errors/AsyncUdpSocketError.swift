@@ -49,9 +49,10 @@ public struct AsyncUdpSocketError: Error, CustomNSError, Equatable, CustomString
         switch code {
         case .socketError: return "General CFSocket error"
         case .noError: return "No error"
-        case .badParameter: return "Bad parameter"
+        case .badParameter: return "Invalid parameter"
         case .ipv4Unavailable: return "IPv4 is unavailable due to binding/connecting using IPv6 only"
-        case .ipv6Unavailable: return "IPv6 is unavailable due to binding/connecting using IPv4 only"
+        case .ipv6Unavailable:
+            return "IPv6 is unavailable due to binding/connecting using IPv4 only or is not supported on this platform"
         case .sendTimeout: return "Send operation timed out"
         case .receiveTimeout: return "Receive operation timed out"
         }

@@ -17,8 +17,8 @@ extension RunLoopUdpSocket {
     /// Joins `group` on the interface with the local address `interface` (`nil`: the system
     /// chooses; `joinMulticastGroup:withAddress:error:`). The socket must be bound and not connected
     /// (``AsyncSocketUsageError`` otherwise). Throws ``AsyncUdpSocketError`` `.badParameter` when the
-    /// group and the interface address are of different families or no interface has that address,
-    /// `.ipv4Unavailable`/`.ipv6Unavailable` when the group's family's socket is closed, a
+    /// group and the interface address are of different families, match no open socket, or no
+    /// interface has that address, a
     /// `kCFStreamErrorDomainNetDB` error when the group's name is not found, and the POSIX error when
     /// the system refuses the membership.
     public func joinMulticastGroup(_ group: String, withAddress interface: String?) throws {
@@ -46,7 +46,7 @@ extension RunLoopUdpSocket {
     /// refuses.
     public func setMulticastInterface(_ interface: String) throws {
         checkThread("setMulticastInterface(_:)")
-        guard !closed else { throw AsyncSocketUsageError("setMulticastInterface: the socket is closed") }
+        try checkOpen()
         guard let local = try Self.addresses(of: interface, port: 0).first else {
             throw AsyncUdpSocketError(.badParameter, message: "No address for \(interface)")
         }
@@ -67,7 +67,7 @@ extension RunLoopUdpSocket {
     /// on every open socket; the system's default is 1: the local network only). Not in the original.
     public func setMulticastTimeToLive(_ hops: UInt8) throws {
         checkThread("setMulticastTimeToLive(_:)")
-        guard !closed else { throw AsyncSocketUsageError("setMulticastTimeToLive: the socket is closed") }
+        try checkOpen()
         var value = Int32(hops)
         if socket4 >= 0 { try setOption(socket4, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &value) }
         if socket6 >= 0 { try setOption(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_HOPS, &value) }
@@ -78,7 +78,7 @@ extension RunLoopUdpSocket {
     /// yes). Not in the original.
     public func setMulticastLoopback(_ enabled: Bool) throws {
         checkThread("setMulticastLoopback(_:)")
-        guard !closed else { throw AsyncSocketUsageError("setMulticastLoopback: the socket is closed") }
+        try checkOpen()
         var value: Int32 = enabled ? 1 : 0
         if socket4 >= 0 { try setOption(socket4, Int32(IPPROTO_IP), IP_MULTICAST_LOOP, &value) }
         if socket6 >= 0 { try setOption(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_LOOP, &value) }
@@ -92,10 +92,17 @@ extension RunLoopUdpSocket {
     }
 
     private func membership(joining: Bool, _ group: String, interface: String?) throws {
-        let operation = joining ? "joinMulticastGroup" : "leaveMulticastGroup"
-        guard !closed else { throw AsyncSocketUsageError("\(operation): the socket is closed") }
-        guard didBind, !didConnect else {
-            throw AsyncSocketUsageError("\(operation): the socket must be bound and not connected")
+        try checkOpen()
+        guard didBind else {
+            throw AsyncSocketUsageError(
+                joining
+                    ? "Must bind a socket before joining a multicast group."
+                    : "Must bind a socket before leaving a multicast group.")
+        }
+        guard !didConnect else {
+            throw AsyncSocketUsageError(
+                joining ? "Cannot join a multicast group if connected." : "Cannot leave a multicast group if connected."
+            )
         }
         let groups = try Self.addresses(of: group, port: 0)
         let local = try interface.flatMap { $0.isEmpty ? nil : try Self.addresses(of: $0, port: 0).first }
@@ -104,17 +111,19 @@ extension RunLoopUdpSocket {
             family = local.family
             guard groups.contains(where: { $0.family == family }) else {
                 throw AsyncUdpSocketError(
-                    .badParameter, message: "The group and the interface address are of different families")
+                    .badParameter, message: "Invalid group and/or address, not matching existing socket(s)")
             }
         } else if socket4 >= 0, groups.contains(where: \.isIPv4) {
             family = AF_INET
         } else if socket6 >= 0, groups.contains(where: \.isIPv6) {
             family = AF_INET6
         } else {
-            throw AsyncUdpSocketError(groups.contains(where: \.isIPv4) ? .ipv4Unavailable : .ipv6Unavailable)
+            throw AsyncUdpSocketError(
+                .badParameter, message: "Invalid group and/or address, not matching existing socket(s)")
         }
         guard let target = groups.first(where: { $0.family == family }) else {
-            throw AsyncUdpSocketError(.badParameter)
+            throw AsyncUdpSocketError(
+                .badParameter, message: "Invalid group and/or address, not matching existing socket(s)")
         }
         let fd = family == AF_INET ? socket4 : socket6
         guard fd >= 0 else { throw AsyncUdpSocketError(family == AF_INET ? .ipv4Unavailable : .ipv6Unavailable) }

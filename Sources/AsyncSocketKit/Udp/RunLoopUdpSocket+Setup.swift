@@ -26,9 +26,10 @@ extension RunLoopUdpSocket {
     }
 
     private func bindTo(_ address: String?, port: UInt16) throws {
-        try checkUsable("bind", refusingConnected: true)
-        guard !didBind else {
-            throw AsyncSocketUsageError("bind: the socket is already bound (bind once, before connecting)")
+        try checkOpen()
+        guard !didBind else { throw AsyncSocketUsageError("Cannot bind a socket more than once.") }
+        guard !didConnect else {
+            throw AsyncSocketUsageError("Cannot bind after connecting. If needed, bind first, then connect.")
         }
         let (v4, v6) = try HostNames.localAddresses(address, port: port, operation: "bind")
         let use4 = v4 != nil && socket4 >= 0
@@ -70,7 +71,7 @@ extension RunLoopUdpSocket {
     /// closed.
     public func connect(toHost host: String, port: UInt16) throws {
         checkThread("connect(toHost:port:)")
-        try checkUsable("connect", refusingConnected: true)
+        try checkCanConnect()
         if let reason = HostNames.invalidReason(host) {
             throw SystemError.netDB(EAI_NONAME, message: "Invalid host name: \(reason)")
         }
@@ -86,13 +87,12 @@ extension RunLoopUdpSocket {
     /// ``connect(toHost:port:)`` otherwise.
     public func connect(toAddress address: Data) throws {
         checkThread("connect(toAddress:)")
-        try checkUsable("connect", refusingConnected: true)
+        try checkCanConnect()
         guard let parsed = SocketAddress(data: address),
             (parsed.isIPv4 && address.count == MemoryLayout<sockaddr_in>.size)
                 || (parsed.isIPv6 && address.count == MemoryLayout<sockaddr_in6>.size)
         else {
-            throw AsyncUdpSocketError(
-                .badParameter, message: "Not a sockaddr_in or sockaddr_in6 (\(address.count) bytes)")
+            throw AsyncUdpSocketError(.badParameter, message: "remoteAddr parameter is not a valid address")
         }
         guard parsed.isIPv4 ? socket4 >= 0 : socket6 >= 0 else {
             throw AsyncUdpSocketError(parsed.isIPv4 ? .ipv4Unavailable : .ipv6Unavailable)
@@ -111,30 +111,29 @@ extension RunLoopUdpSocket {
         }
         closeSocket(ipv4: !address.isIPv4)
         didConnect = true
-        didBind = true
         cachedLocal = nil
         cachedPeer = SocketOps.peerAddress(fd) ?? address
     }
 
-    /// Throws the original's exception for a closed socket, and for a connected one when
-    /// `refusingConnected`.
-    private func checkUsable(_ operation: String, refusingConnected: Bool) throws {
-        guard !closed else {
-            throw AsyncSocketUsageError("\(operation): the socket is closed; a closed socket cannot be used again")
-        }
-        if refusingConnected && didConnect {
-            throw AsyncSocketUsageError("\(operation): the socket is already connected")
-        }
+    /// Throws the original's exception, with its words, for a closed socket.
+    func checkOpen() throws {
+        guard !closed else { throw AsyncSocketUsageError("The socket is closed.") }
+    }
+
+    /// Throws the original's exception for a closed or already connected socket.
+    private func checkCanConnect() throws {
+        try checkOpen()
+        guard !didConnect else { throw AsyncSocketUsageError("Cannot connect a socket more than once.") }
     }
 
     // MARK: Broadcast
 
     /// Allows (or forbids) sending to broadcast addresses from the IPv4 socket
-    /// (`enableBroadcast:error:`, `SO_BROADCAST`); IPv6 has no broadcast, so a socket without IPv4
-    /// succeeds without doing anything. Throws the POSIX error when the option cannot be set.
+    /// (`enableBroadcast:error:`, `SO_BROADCAST`); IPv6 has no broadcast, so a socket without an open
+    /// IPv4 socket (closed included, as in the original) succeeds without doing anything. Throws the
+    /// POSIX error when the option cannot be set.
     public func enableBroadcast(_ enabled: Bool) throws {
         checkThread("enableBroadcast(_:)")
-        try checkUsable("enableBroadcast", refusingConnected: false)
         guard socket4 >= 0 else { return }
         var value: Int32 = enabled ? 1 : 0
         guard setsockopt(socket4, SOL_SOCKET, SO_BROADCAST, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {

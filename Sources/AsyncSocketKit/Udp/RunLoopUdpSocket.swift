@@ -227,7 +227,8 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
 
     /// The local address, cached once the socket is bound.
     private var localAddress: SocketAddress? {
-        if cachedLocal == nil, didBind {
+        // A connect binds too (the original did not mark it bound, so a bind after it names the connect).
+        if cachedLocal == nil, didBind || didConnect {
             cachedLocal = socket4 >= 0 ? SocketOps.localAddress(socket4) : SocketOps.localAddress(socket6)
         }
         return cachedLocal

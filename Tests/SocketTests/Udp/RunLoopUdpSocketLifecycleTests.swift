@@ -92,6 +92,50 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
+    @Test(
+        "misuse throws AsyncSocketUsageError in the original exception's words; enableBroadcast after close does nothing"
+    )
+    func misuseWords() async throws {
+        try await onNewThread {
+            func message(_ body: () throws -> Void) -> String? {
+                do {
+                    try body()
+                    return nil
+                } catch let error as AsyncSocketUsageError {
+                    return error.message
+                } catch {
+                    return "another error: \(error)"
+                }
+            }
+            let peer = UdpPeer()
+            let socket = RunLoopUdpSocket()
+            #expect(
+                message { try socket.joinMulticastGroup("239.1.2.3") }
+                    == "Must bind a socket before joining a multicast group.")
+            try socket.bind(toAddress: "127.0.0.1", port: 0)
+            #expect(message { try socket.bind(toPort: 0) } == "Cannot bind a socket more than once.")
+            try socket.connect(toHost: "127.0.0.1", port: peer.port)
+            #expect(
+                message { try socket.connect(toHost: "127.0.0.1", port: peer.port) }
+                    == "Cannot connect a socket more than once.")
+            #expect(
+                message { try socket.joinMulticastGroup("239.1.2.3") } == "Cannot join a multicast group if connected.")
+            let connectedFirst = RunLoopUdpSocket()
+            try connectedFirst.connect(toHost: "127.0.0.1", port: peer.port)
+            #expect(connectedFirst.localPort != 0)
+            #expect(
+                message { try connectedFirst.bind(toPort: 0) }
+                    == "Cannot bind after connecting. If needed, bind first, then connect.")
+            let invalid = #expect(throws: AsyncUdpSocketError.self) {
+                try RunLoopUdpSocket().connect(toAddress: Data(count: 10))
+            }
+            #expect(invalid?.message == "remoteAddr parameter is not a valid address")
+            socket.close()
+            #expect(message { try socket.bind(toPort: 0) } == "The socket is closed.")
+            #expect(message { try socket.enableBroadcast(true) } == nil)
+        }
+    }
+
     @Test("bad input: each call refused or thrown as the original did, nothing crashes")
     func badInput() async throws {
         try await onNewThread {
