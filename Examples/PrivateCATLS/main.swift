@@ -242,7 +242,7 @@ for client in clients {
         unexpected.append(client.name)
         continue
     }
-    let over = [client.finished, server.connectionClosed].allSatisfy { $0.wait(timeout: .now() + 5) == .success }
+    let over = [client.finished, server.connectionClosed].allSatisfy { $0.wait(timeout: .now() + 20) == .success }
     if !over || client.succeeded != client.expectsTrust {
         unexpected.append(client.name)
     }

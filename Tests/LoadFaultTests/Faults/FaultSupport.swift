@@ -162,7 +162,7 @@ func dribble(_ bytes: [UInt8], to peer: RawPeer, interval: TimeInterval) {
 /// The process's resident set size in bytes (/proc/self/statm).
 /// Whether resident size tells anything about the program's own memory: not under a sanitizer, whose
 /// allocator keeps memory the program freed (AddressSanitizer's quarantine, ThreadSanitizer's shadow).
-let residentSizeIsMeaningful = dlsym(nil, "__asan_init") == nil && dlsym(nil, "__tsan_init") == nil
+let residentSizeIsMeaningful = !runsUnderSanitizer
 
 func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }

@@ -67,18 +67,18 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// Waits until `holds` is true for (standard output, standard error) or `timeout` passes.
     @discardableResult
-    package func wait(timeout: TimeInterval = 10, until holds: (String, String) -> Bool) -> Bool {
+    package func wait(timeout: TimeInterval = wallClockBound(10), until holds: (String, String) -> Bool) -> Bool {
         collected.wait(timeout: timeout) { output, errors, _ in holds(output, errors) }
     }
 
     /// Waits until standard output or standard error contains `needle`.
     @discardableResult
-    package func wait(for needle: String, timeout: TimeInterval = 10) -> Bool {
+    package func wait(for needle: String, timeout: TimeInterval = wallClockBound(10)) -> Bool {
         wait(timeout: timeout) { $0.contains(needle) || $1.contains(needle) }
     }
 
     /// The first complete line of standard output containing `needle`, once there is one.
-    package func line(containing needle: String, timeout: TimeInterval = 10) -> String? {
+    package func line(containing needle: String, timeout: TimeInterval = wallClockBound(10)) -> String? {
         var found: String?
         wait(timeout: timeout) { output, _ in
             found = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -90,7 +90,7 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// The number after "port " in the first output line containing `needle` (a server's
     /// announcement).
-    package func port(announcedBy needle: String, timeout: TimeInterval = 10) -> UInt16? {
+    package func port(announcedBy needle: String, timeout: TimeInterval = wallClockBound(10)) -> UInt16? {
         guard let line = line(containing: needle, timeout: timeout), let range = line.range(of: "port ") else {
             return nil
         }
@@ -118,7 +118,7 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// The exit status (128 + the signal for a process killed by one) once the process has ended
     /// and its output is collected, or `nil` if it is still running after `timeout`.
-    package func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+    package func waitForExit(timeout: TimeInterval = wallClockBound(10)) -> Int32? {
         collected.wait(timeout: timeout) { _, _, status in status != nil }
         return collected.status
     }
