@@ -52,14 +52,14 @@ extension RunLoopUdpSocket {
         }
         if local.isIPv4 {
             guard socket4 >= 0 else { throw AsyncUdpSocketError(.ipv4Unavailable) }
-            var address = Self.ipv4Address(of: local)
-            try setOption(socket4, Int32(IPPROTO_IP), IP_MULTICAST_IF, &address)
+            var address = UdpSocketOptions.ipv4Address(of: local)
+            try UdpSocketOptions.set(socket4, Int32(IPPROTO_IP), IP_MULTICAST_IF, &address)
         } else {
             guard socket6 >= 0 else { throw AsyncUdpSocketError(.ipv6Unavailable) }
-            guard var index = Self.interfaceIndex(of: local) else {
+            guard var index = UdpSocketOptions.interfaceIndex(of: local) else {
                 throw AsyncUdpSocketError(.badParameter, message: "No interface has the address \(interface)")
             }
-            try setOption(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_IF, &index)
+            try UdpSocketOptions.set(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_IF, &index)
         }
     }
 
@@ -69,8 +69,8 @@ extension RunLoopUdpSocket {
         checkThread("setMulticastTimeToLive(_:)")
         try checkOpen()
         var value = Int32(hops)
-        if socket4 >= 0 { try setOption(socket4, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &value) }
-        if socket6 >= 0 { try setOption(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_HOPS, &value) }
+        if socket4 >= 0 { try UdpSocketOptions.set(socket4, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &value) }
+        if socket6 >= 0 { try UdpSocketOptions.set(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_HOPS, &value) }
     }
 
     /// Whether this host's own members of a group receive what the socket sends to it
@@ -80,15 +80,8 @@ extension RunLoopUdpSocket {
         checkThread("setMulticastLoopback(_:)")
         try checkOpen()
         var value: Int32 = enabled ? 1 : 0
-        if socket4 >= 0 { try setOption(socket4, Int32(IPPROTO_IP), IP_MULTICAST_LOOP, &value) }
-        if socket6 >= 0 { try setOption(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_LOOP, &value) }
-    }
-
-    private func setOption<T: BitwiseCopyable>(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: inout T) throws {
-        let rc = withUnsafeBytes(of: &value) { setsockopt(fd, level, name, $0.baseAddress, socklen_t($0.count)) }
-        guard rc == 0 else {
-            throw SystemError.posix(ask_errno(), "setsockopt")
-        }
+        if socket4 >= 0 { try UdpSocketOptions.set(socket4, Int32(IPPROTO_IP), IP_MULTICAST_LOOP, &value) }
+        if socket6 >= 0 { try UdpSocketOptions.set(socket6, Int32(IPPROTO_IPV6), IPV6_MULTICAST_LOOP, &value) }
     }
 
     private func membership(joining: Bool, _ group: String, interface: String?) throws {
@@ -127,62 +120,18 @@ extension RunLoopUdpSocket {
         }
         let fd = family == AF_INET ? socket4 : socket6
         guard fd >= 0 else { throw AsyncUdpSocketError(family == AF_INET ? .ipv4Unavailable : .ipv6Unavailable) }
-        let rc: Int32
-        if family == AF_INET {
-            var request = ip_mreq()
-            request.imr_multiaddr = Self.ipv4Address(of: target)
-            request.imr_interface = local.map(Self.ipv4Address(of:)) ?? in_addr(s_addr: INADDR_ANY)
-            rc = setsockopt(
-                fd, Int32(IPPROTO_IP), joining ? IP_ADD_MEMBERSHIP : IP_DROP_MEMBERSHIP, &request,
-                socklen_t(MemoryLayout<ip_mreq>.size))
-        } else {
-            var request = ipv6_mreq()
-            request.ipv6mr_multiaddr = Self.ipv6Address(of: target)
-            if let local {
-                guard let index = Self.interfaceIndex(of: local) else {
-                    throw AsyncUdpSocketError(
-                        .badParameter, message: "No interface has the address \(local.host ?? "")")
-                }
-                request.ipv6mr_interface = index
+        var index: UInt32 = 0
+        if family == AF_INET6, let local {
+            guard let found = UdpSocketOptions.interfaceIndex(of: local) else {
+                throw AsyncUdpSocketError(.badParameter, message: "No interface has the address \(local.host ?? "")")
             }
-            rc = setsockopt(
-                fd, Int32(IPPROTO_IPV6), joining ? IPV6_ADD_MEMBERSHIP : IPV6_DROP_MEMBERSHIP, &request,
-                socklen_t(MemoryLayout<ipv6_mreq>.size))
+            index = found
         }
-        guard rc == 0 else { throw SystemError.posix(ask_errno(), "setsockopt") }
+        try UdpSocketOptions.changeMembership(
+            fd, joining: joining, group: target, ipv4Interface: local.map(UdpSocketOptions.ipv4Address(of:)),
+            ipv6Interface: index)
         if joining {
             closeSocket(ipv4: family != AF_INET)
         }
-    }
-
-    private static func ipv4Address(of address: SocketAddress) -> in_addr {
-        address.withSockaddr { pointer, _ in
-            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
-        }
-    }
-
-    private static func ipv6Address(of address: SocketAddress) -> in6_addr {
-        address.withSockaddr { pointer, _ in
-            pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
-        }
-    }
-
-    /// The index of the interface that has `address`, or `nil`.
-    private static func interfaceIndex(of address: SocketAddress) -> UInt32? {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0 else { return nil }
-        defer { freeifaddrs(list) }
-        var node = list
-        while let current = node {
-            defer { node = current.pointee.ifa_next }
-            guard let raw = current.pointee.ifa_addr, Int32(raw.pointee.sa_family) == address.family else { continue }
-            let length = socklen_t(
-                address.isIPv4 ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
-            if SocketAddress(pointer: raw, length: length).host == address.host {
-                let index = if_nametoindex(current.pointee.ifa_name)
-                return index == 0 ? nil : index
-            }
-        }
-        return nil
     }
 }

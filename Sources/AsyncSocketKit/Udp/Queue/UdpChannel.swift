@@ -1,0 +1,69 @@
+import Dispatch
+import Glibc
+
+// One descriptor of a QueueUdpSocket with its read and write sources. libdispatch requires a
+// descriptor to stay open until every source on it has been cancelled, and a suspended or never
+// activated source must be resumed before it is cancelled and released: the channel keeps the
+// suspension state so `close` can do both, and closes the descriptor from the last cancel handler.
+
+/// The read and write sources of one datagram descriptor, on the socket queue. Used only there.
+final class UdpChannel {
+    let fd: Int32
+    private let readSource: any DispatchSourceRead
+    private let writeSource: any DispatchSourceWrite
+    private var readSuspended = true
+    private var writeSuspended = true
+
+    /// Sources on `queue` for `fd`, both suspended; `readable` and `writable` run there.
+    init(fd: Int32, queue: DispatchQueue, readable: @escaping () -> Void, writable: @escaping () -> Void) {
+        self.fd = fd
+        readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        writeSource = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        readSource.setEventHandler(handler: readable)
+        writeSource.setEventHandler(handler: writable)
+        let closer = DescriptorCloser(fd: fd, sources: 2)
+        readSource.setCancelHandler { closer.sourceCancelled() }
+        writeSource.setCancelHandler { closer.sourceCancelled() }
+    }
+
+    /// Delivers readiness to read (or stops).
+    func watchReadable(_ watching: Bool) {
+        guard watching == readSuspended else { return }
+        readSuspended = !watching
+        if watching { readSource.resume() } else { readSource.suspend() }
+    }
+
+    /// Delivers readiness to write (or stops).
+    func watchWritable(_ watching: Bool) {
+        guard watching == writeSuspended else { return }
+        writeSuspended = !watching
+        if watching { writeSource.resume() } else { writeSource.suspend() }
+    }
+
+    /// Cancels both sources; the descriptor closes when both cancel handlers have run.
+    func close() {
+        watchReadable(true)
+        watchWritable(true)
+        readSource.cancel()
+        writeSource.cancel()
+    }
+}
+
+/// Closes a descriptor once all of its sources are cancelled (their cancel handlers run on the one
+/// serial queue, so the count needs no lock).
+private final class DescriptorCloser {
+    let fd: Int32
+    var remaining: Int
+
+    init(fd: Int32, sources: Int) {
+        self.fd = fd
+        remaining = sources
+    }
+
+    func sourceCancelled() {
+        remaining -= 1
+        if remaining == 0 {
+            Glibc.close(fd)
+        }
+    }
+}

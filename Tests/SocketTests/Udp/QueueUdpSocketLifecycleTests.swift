@@ -1,0 +1,260 @@
+import AsyncSocketKit
+import Dispatch
+import Foundation
+import SocketTestSupport
+import Testing
+
+@Suite("QueueUdpSocket: connecting, filters, closing and misuse")
+struct QueueUdpSocketLifecycleTests {
+    @Test(
+        "connect to a host: didConnectToAddress, the other family closes, sends go to the peer, a destination is refused"
+    )
+    func connect() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let peer = UdpPeer()
+            socket.setPreferIPv4()
+            try socket.connect(toHost: "localhost", onPort: peer.port)
+            #expect(recorder.wait(for: 1))
+            #expect(recorder.events == ["connected 127.0.0.1 \(peer.port)"])
+            #expect(socket.isConnected && socket.isIPv4 && !socket.isIPv6)
+            #expect(socket.connectedHost == "127.0.0.1" && socket.connectedPort == peer.port)
+            socket.send(Data("to peer".utf8), withTimeout: 5, tag: 1)
+            socket.send(Data("elsewhere".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 2)
+            #expect(recorder.wait(for: 3))
+            #expect(Array(recorder.events.dropFirst()) == ["sent 1", "not sent 2 GCDAsyncUdpSocketErrorDomain 1"])
+            #expect(peer.receive()?.bytes == Array("to peer".utf8))
+            try socket.beginReceiving()
+            UdpPeer().send(bytes("stranger"), to: socket.localPort)
+            peer.send(bytes("answer"), to: socket.localPort)
+            #expect(recorder.wait(for: 4))
+            #expect(recorder.events.last == "received answer from 127.0.0.1")
+            let again = #expect(throws: QueueUdpSocketError.self) { try socket.connect(toHost: "127.0.0.1", onPort: 9) }
+            #expect(again?.code == .badConfig)
+            let bind = #expect(throws: QueueUdpSocketError.self) { try socket.bind(toPort: 0) }
+            #expect(bind?.code == .badConfig)
+        }
+    }
+
+    @Test(
+        "a connect is queued behind earlier sends; a name not found is didNotConnect and the socket can connect again")
+    func connectOrderAndFailure() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let peer = UdpPeer()
+            socket.send(Data("before".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 1)
+            try socket.connect(toHost: "bad\u{0}name", onPort: peer.port)
+            #expect(recorder.wait(for: 2))
+            #expect(recorder.events == ["sent 1", "not connected kCFStreamErrorDomainNetDB \(EAI_NONAME)"])
+            #expect(!socket.isConnected)
+            var address = UdpPeer.loopback(ipv6: false, port: peer.port)
+            try socket.connect(
+                toAddress: withUnsafeBytes(of: &address) { Data($0.prefix(MemoryLayout<sockaddr_in>.size)) })
+            #expect(recorder.wait(for: 3))
+            #expect(recorder.events.last == "connected 127.0.0.1 \(peer.port)")
+            let bad = #expect(throws: QueueUdpSocketError.self) {
+                try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue).connect(toAddress: Data([0, 1]))
+            }
+            #expect(bad?.code == .badParam)
+        }
+    }
+
+    @Test("send filter: a rejected datagram is not sent but reported sent; asynchronous and synchronous filters")
+    func sendFilter() async throws {
+        try await onNewThread {
+            for asynchronous in [true, false] {
+                let recorder = QueueUdpRecorder()
+                let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+                let filterQueue = DispatchQueue(label: "filter")
+                socket.setSendFilter({ _, _, tag in tag != 2 }, withQueue: filterQueue, isAsynchronous: asynchronous)
+                let peer = UdpPeer()
+                for tag in 1...3 {
+                    socket.send(Data("\(tag)".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: tag)
+                }
+                #expect(recorder.wait(for: 3))
+                #expect(recorder.events == ["sent 1", "sent 2", "sent 3"])
+                #expect(peer.receive()?.bytes == Array("1".utf8))
+                #expect(peer.receive()?.bytes == Array("3".utf8))
+            }
+        }
+    }
+
+    @Test("receive filter: rejected datagrams never reach the delegate, passed ones carry the filter's context")
+    func receiveFilter() async throws {
+        try await onNewThread {
+            for asynchronous in [true, false] {
+                let recorder = QueueUdpRecorder()
+                let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+                socket.setReceiveFilter(
+                    { data, _, context in
+                        context = "ctx-\(data.count)"
+                        return data.first != UInt8(ascii: "x")
+                    }, withQueue: DispatchQueue(label: "filter"), isAsynchronous: asynchronous)
+                try socket.bind(toPort: 0, interface: "127.0.0.1")
+                try socket.receiveOnce()
+                let peer = UdpPeer()
+                peer.send(bytes("xdrop"), to: socket.localPort)
+                peer.send(bytes("keep"), to: socket.localPort)
+                peer.send(bytes("later"), to: socket.localPort)
+                #expect(recorder.wait(for: 1))
+                #expect(!recorder.wait(for: 2, timeout: 0.2))  // once: "later" waits
+                try socket.beginReceiving()
+                #expect(recorder.wait(for: 2))
+                #expect(
+                    recorder.events == [
+                        "received keep from 127.0.0.1 context ctx-4", "received later from 127.0.0.1 context ctx-5",
+                    ])
+            }
+        }
+    }
+
+    @Test(
+        "close: queued sends dropped silently, didClose with nil; the object binds again; closeAfterSending drains first"
+    )
+    func closing() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            let descriptors = socket.descriptors
+            socket.close()
+            #expect(recorder.wait(for: 1))
+            #expect(recorder.events == ["closed"] && socket.isClosed)
+            #expect(waitUntil { descriptors.allSatisfy { !isUdp($0) } })
+            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            #expect(!socket.isClosed)
+            let peer = UdpPeer()
+            for tag in 1...3 {
+                socket.send(Data("\(tag)".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: tag)
+            }
+            socket.closeAfterSending()
+            #expect(recorder.wait(for: 5))
+            #expect(Array(recorder.events.dropFirst()) == ["sent 1", "sent 2", "sent 3", "closed"])
+            #expect((1...3).map { _ in peer.receive()?.bytes } == [Array("1".utf8), Array("2".utf8), Array("3".utf8)])
+        }
+    }
+
+    @Test(
+        "connected to a closed port: the ICMP refusal comes back as ECONNREFUSED on a later send; the socket stays open"
+    )
+    func refusedWhileConnected() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            try socket.connect(toHost: "127.0.0.1", onPort: freeUdpPort())
+            #expect(recorder.wait(for: 1))
+            try socket.beginReceiving()
+            // Each send is answered before the next is queued; the refusal of one surfaces on a later one.
+            var refused = false
+            for tag in 1...20 where !refused {
+                socket.send(Data("anyone?".utf8), withTimeout: 5, tag: tag)
+                #expect(recorder.wait(for: tag + 1))
+                refused = recorder.events.last == "not sent \(tag) \(NSPOSIXErrorDomain) \(ECONNREFUSED)"
+            }
+            #expect(refused, "\(recorder.events)")
+            #expect(recorder.events[1] == "sent 1")
+            #expect(!socket.isClosed && socket.isConnected)
+        }
+    }
+
+    @Test(
+        "misuse is thrown, never a crash: no delegate, global socket queue, bind twice, unknown interface, both disabled"
+    )
+    func misuse() throws {
+        let global = #expect(throws: QueueUdpSocketError.self) {
+            try QueueUdpSocket(delegate: nil, delegateQueue: nil, socketQueue: .global())
+        }
+        #expect(global?.code == .badConfig)
+        let lonely = try QueueUdpSocket()
+        let noDelegate = #expect(throws: QueueUdpSocketError.self) { try lonely.bind(toPort: 0) }
+        #expect(noDelegate?.code == .badConfig)
+        let recorder = QueueUdpRecorder()
+        let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+        let unknown = #expect(throws: QueueUdpSocketError.self) { try socket.bind(toPort: 0, interface: "no-such-if0") }
+        #expect(unknown?.code == .badParam && socket.isClosed)
+        try socket.bind(toPort: 0, interface: "127.0.0.1")
+        let twice = #expect(throws: QueueUdpSocketError.self) { try socket.bind(toPort: 0) }
+        #expect(twice?.code == .badConfig)
+        let group = #expect(throws: QueueUdpSocketError.self) { try socket.joinMulticastGroup("not-a-group") }
+        #expect(group?.code == .badParam)
+        let disabled = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+        disabled.isIPv4Enabled = false
+        disabled.isIPv6Enabled = false
+        let none = #expect(throws: QueueUdpSocketError.self) { try disabled.bind(toPort: 0) }
+        #expect(none?.code == .badConfig)
+        let unbound = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+        let join = #expect(throws: QueueUdpSocketError.self) { try unbound.joinMulticastGroup("239.255.42.9") }
+        #expect(join?.code == .badConfig)
+    }
+
+    @Test("multicast: joined on the loopback interface a datagram to the group arrives and the IPv6 descriptor closes")
+    func multicast() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            try socket.bind(toPort: 0)
+            try socket.joinMulticastGroup("239.255.42.11", onInterface: "127.0.0.1")
+            #expect(socket.isIPv4 && !socket.isIPv6)
+            try socket.beginReceiving()
+            let peer = UdpPeer()
+            peer.useLoopbackForMulticast()
+            peer.send(bytes("group"), to: socket.localPort, host: "239.255.42.11")
+            #expect(recorder.wait(for: 1))
+            #expect(recorder.events == ["received group from 127.0.0.1"])
+            try socket.leaveMulticastGroup("239.255.42.11", onInterface: "127.0.0.1")
+            #expect(throws: NSError.self) { try socket.leaveMulticastGroup("239.255.42.11", onInterface: "127.0.0.1") }
+            let sender = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            try sender.sendIPv4Multicast(onInterface: "127.0.0.1")
+            try sender.sendIPv6Multicast(onInterface: "lo")
+            let unknown = #expect(throws: QueueUdpSocketError.self) {
+                try sender.sendIPv4Multicast(onInterface: "nope0")
+            }
+            #expect(unknown?.code == .badParam)
+        }
+    }
+
+    @Test("broadcast: EACCES until enableBroadcast(true), then the loopback broadcast address is reached")
+    func broadcast() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let listener = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            try listener.bind(toPort: 0, interface: nil)
+            try listener.beginReceiving()
+            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            socket.send(Data("all".utf8), toHost: "127.255.255.255", port: listener.localPort, withTimeout: 5, tag: 1)
+            #expect(recorder.wait(for: 1))
+            #expect(recorder.events == ["not sent 1 \(NSPOSIXErrorDomain) \(EACCES)"])
+            try socket.enableBroadcast(true)
+            try socket.enableReusePort(true)
+            socket.send(Data("all".utf8), toHost: "127.255.255.255", port: listener.localPort, withTimeout: 5, tag: 2)
+            #expect(recorder.wait(for: 3))
+            #expect(Set(recorder.events.dropFirst()) == ["sent 2", "received all from 127.0.0.1"])
+        }
+    }
+
+    @Test("a socket released without close gives its descriptors back and tells nobody")
+    func releasedWithoutClose() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            var descriptors: [Int32] = []
+            do {
+                let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+                try socket.bind(toPort: 0)
+                descriptors = socket.descriptors
+                #expect(descriptors.count == 2)
+            }
+            let closed = waitUntil(timeout: 10) { descriptors.allSatisfy { !isUdp($0) } }
+            #expect(closed)
+            #expect(!recorder.wait(for: 1, timeout: 0.1))
+        }
+    }
+}
+
+/// Whether `fd` is an open datagram socket.
+private func isUdp(_ fd: Int32) -> Bool {
+    var type: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) == 0 && type == Int32(SOCK_DGRAM.rawValue)
+}
