@@ -7,11 +7,14 @@ import Logging
 struct UdpEchoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "udp-echo",
-        abstract: "Serve UDP echo on RunLoopUdpSocket: every datagram is sent back to its sender.",
+        abstract: "Serve UDP echo on RunLoopUdpSocket or QueueUdpSocket: every datagram is sent back to its sender.",
         discussion: """
             Runs until interrupted (or --count datagrams). Try it with `asyncsocket udp-send 127.0.0.1 9000 hello`.
             """
     )
+
+    @Option(help: "The socket class: legacy (RunLoopUdpSocket) or queue (QueueUdpSocket).")
+    var api: SocketAPI = .legacy
 
     @Option(help: "The address to bind (every address of both families when not given).")
     var host: String?
@@ -22,8 +25,8 @@ struct UdpEchoCommand: ParsableCommand {
     @Option(help: "Close and exit after echoing this many datagrams.")
     var count: Int?
 
-    @Option(help: "The largest datagram taken (RunLoopUdpSocket.maxReceiveBufferSize).")
-    var maxDatagram: UInt32 = 65_507
+    @Option(help: "The largest datagram taken (maxReceiveBufferSize; maxReceiveIPv4/IPv6BufferSize).")
+    var maxDatagram: UInt16 = 65_507
 
     @OptionGroup var logging: LoggingOptions
 
@@ -33,8 +36,18 @@ struct UdpEchoCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.makeLogger(label: "asyncsocket.udp-echo")
+        if api == .queue {
+            let echo = QueueUdpEcho(remaining: count, logger: logger)
+            echo.socket.maxReceiveIPv4BufferSize = maxDatagram
+            echo.socket.maxReceiveIPv6BufferSize = UInt32(maxDatagram)
+            try echo.socket.bind(toPort: port, interface: host)
+            print("udp-echo: listening on port \(echo.socket.localPort)")
+            fflush(nil)
+            try echo.socket.beginReceiving()
+            dispatchMain()
+        }
         let echo = UdpEcho(remaining: count, logger: logger)
-        echo.socket.maxReceiveBufferSize = maxDatagram
+        echo.socket.maxReceiveBufferSize = UInt32(maxDatagram)
         try echo.socket.bind(toAddress: host, port: port)
         print("udp-echo: listening on port \(echo.socket.localPort)")
         fflush(nil)

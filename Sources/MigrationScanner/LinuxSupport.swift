@@ -5,15 +5,11 @@ public enum LinuxSupport: String, Sendable, Hashable, CaseIterable, Codable {
     /// The original thing cannot exist on Linux, but a stand-in does the same job
     /// (`getCFSocket` → `socketFD`).
     case standIn = "stand-in"
-    /// AsyncSocketKit does not have it yet, but it is planned (`GCDAsyncUdpSocket`): a problem today, like
-    /// ``unsupported``.
-    case notYetSupported = "not-yet-supported"
     /// Nothing takes its place: the code that uses it has to change (the note says how).
     case unsupported
 }
 
 extension LinuxSupport {
-    /// Whether a use is a problem to settle before the port works: ``unsupported`` or
-    /// ``notYetSupported``.
-    public var isProblem: Bool { self == .unsupported || self == .notYetSupported }
+    /// Whether a use is a problem to settle before the port works: ``unsupported``.
+    public var isProblem: Bool { self == .unsupported }
 }

@@ -20,13 +20,13 @@ extension APICatalog {
             scope: .anywhere, swiftScope: .filesUsingV4),
         APIMapping(
             "AsyncUdpSocket", kind: .type, swift: "AsyncUdpSocket", runLoopSocket: "RunLoopUdpSocket",
-            queueSocket: queueUdpInstead,
+            queueSocket: .api("QueueUdpSocket"),
             note: "The delegate is held weakly (the original held it strongly); a call from a thread other than its "
                 + "run loop's stops the program.",
             scope: .anywhere, api: .asyncUdpSocket),
         APIMapping(
             "AsyncUdpSocketDelegate", kind: .type, swift: "AsyncUdpSocketDelegate",
-            runLoopSocket: "RunLoopUdpSocketDelegate", queueSocket: queueUdpInstead,
+            runLoopSocket: "RunLoopUdpSocketDelegate", queueSocket: .api("QueueUdpSocketDelegate"),
             note: "A Swift protocol whose methods all have default implementations (`RunLoopUdpSocketDelegateBase` "
                 + "for class hierarchies).",
             scope: .anywhere, api: .asyncUdpSocket),
@@ -35,6 +35,6 @@ extension APICatalog {
             queueSocket: .api("import AsyncSocketKit"), scope: .anywhere),
         APIMapping(
             "AsyncUdpSocket.h", kind: .header, swift: nil, runLoopSocket: "import AsyncSocketKit",
-            queueSocket: queueUdpInstead, scope: .anywhere, api: .asyncUdpSocket),
+            queueSocket: .api("import AsyncSocketKit"), scope: .anywhere, api: .asyncUdpSocket),
     ]
 }

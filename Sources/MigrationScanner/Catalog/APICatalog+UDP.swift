@@ -1,39 +1,127 @@
 extension APICatalog {
     /// `AsyncUdpSocket` and `GCDAsyncUdpSocket`: every member, delegate method, constant and error code
-    /// (from the project's udp-reference.md). `AsyncUdpSocket` is supported as `RunLoopUdpSocket` (each
-    /// entry names its member); `GCDAsyncUdpSocket` is not yet (its entries say so, and what to use
-    /// meanwhile). The class names and the header are in ``types``.
+    /// (from the project's udp-reference.md). `AsyncUdpSocket` is `RunLoopUdpSocket` and
+    /// `GCDAsyncUdpSocket` is `QueueUdpSocket` (each entry names its member; an `AsyncUdpSocket` entry
+    /// also names the `QueueUdpSocket` member that does its job, where there is one). The class names
+    /// and the header are in ``types``.
     public static let udpEntries: [APIMapping] = asyncUdpSocketEntries + gcdAsyncUdpSocketEntries
 
-    /// What every `GCDAsyncUdpSocket` entry says.
-    static let udpNote =
-        "AsyncSocketKit has no GCDAsyncUdpSocket counterpart yet (QueueUdpSocket is planned); RunLoopUdpSocket is "
-        + "the run-loop AsyncUdpSocket."
+    /// What an `AsyncUdpSocket` member without a `QueueUdpSocket` counterpart says.
+    static let noQueueUdpCounterpart = QueueSocketEquivalent.none(
+        instead:
+            "no `QueueUdpSocket` counterpart (GCDAsyncUdpSocket has none); see the UDP sections of Migration/README.md")
 
-    static let udpInstead = "keep `RunLoopUdpSocket` (the run-loop `AsyncUdpSocket` API) until `QueueUdpSocket` lands"
-
-    /// What a `RunLoopUdpSocket` member has instead on the queue side, for now.
-    static let queueUdpInstead = QueueSocketEquivalent.none(instead: udpInstead)
-
-    /// One UDP entry: a supported `AsyncUdpSocket` one when `ours` names the `RunLoopUdpSocket`
-    /// spelling, a not-yet-supported one otherwise. `shared` spellings (other classes have them too)
-    /// count only where the receiver or the file says UDP; `common` ones only on a receiver known to be
-    /// the UDP class.
+    /// One UDP entry, supported: `AsyncUdpSocket` under its `RunLoopUdpSocket` spelling, `GCDAsyncUdpSocket`
+    /// under its `QueueUdpSocket` one; `unsupported` names an instead-text for what Linux cannot have.
+    /// `shared` spellings (other classes have them too) count only where the receiver or the file says
+    /// UDP; `common` ones only on a receiver known to be the UDP class.
     private static func udp(
         _ api: LegacyAPI, _ selector: String, _ kind: APIKind = .method, swift: String? = nil,
-        scope: MatchScope = .anywhere, swiftScope: MatchScope? = nil, note: String? = nil, aliases: [String] = []
+        scope: MatchScope = .anywhere, swiftScope: MatchScope? = nil, note: String? = nil, aliases: [String] = [],
+        unsupported instead: String? = nil
     ) -> APIMapping {
         let swiftScope = swiftScope ?? (scope == .anywhere ? .anywhere : .filesUsingV4)
-        if api == .asyncUdpSocket, let ours = runLoopUdpSpelling[selector] {
+        if let instead {
             return APIMapping(
-                selector, kind: kind, swift: swift, runLoopSocket: ours, queueSocket: queueUdpInstead, note: note,
-                support: .supported, scope: scope, swiftScope: swiftScope, aliases: aliases, api: api)
+                selector, kind: kind, swift: swift, runLoopSocket: "none", queueSocket: .none(instead: instead),
+                note: note, support: .unsupported, scope: scope, swiftScope: swiftScope, aliases: aliases, api: api)
+        }
+        if api == .asyncUdpSocket {
+            let queue = queueUdpSpelling[selector].map(QueueSocketEquivalent.api) ?? noQueueUdpCounterpart
+            return APIMapping(
+                selector, kind: kind, swift: swift, runLoopSocket: runLoopUdpSpelling[selector] ?? "none",
+                queueSocket: queue, note: note, support: .supported, scope: scope, swiftScope: swiftScope,
+                aliases: aliases, api: api)
         }
         return APIMapping(
-            selector, kind: kind, swift: swift, runLoopSocket: "none", queueSocket: .none(instead: udpInstead),
-            note: note.map { udpNote + " " + $0 } ?? udpNote, support: .notYetSupported, scope: scope,
+            selector, kind: kind, swift: swift, runLoopSocket: "—",
+            queueSocket: .api(queueUdpSpelling[selector] ?? "none"), note: note, support: .supported, scope: scope,
             swiftScope: swiftScope, aliases: aliases, api: api)
     }
+
+    /// The `QueueUdpSocket` spelling of each `GCDAsyncUdpSocket` member, delegate method, constant and
+    /// error code (and of the `AsyncUdpSocket` selectors GCDAsyncUdpSocket shares).
+    static let queueUdpSpelling: [String: String] = [
+        "GCDAsyncUdpSocket": "QueueUdpSocket", "GCDAsyncUdpSocketDelegate": "QueueUdpSocketDelegate",
+        "GCDAsyncUdpSocketError": "QueueUdpSocketError.Code", "GCDAsyncUdpSocket.h": "import AsyncSocketKit",
+        "init": "QueueUdpSocket()", "initWithSocketQueue:": "QueueUdpSocket(socketQueue:)",
+        "initWithDelegate:delegateQueue:": "QueueUdpSocket(delegate:delegateQueue:)",
+        "initWithDelegate:delegateQueue:socketQueue:": "QueueUdpSocket(delegate:delegateQueue:socketQueue:)",
+        "delegate": "delegate", "setDelegate:": "delegate", "delegateQueue": "delegateQueue",
+        "setDelegateQueue:": "delegateQueue", "close": "close()",
+        "synchronouslySetDelegate:": "synchronouslySetDelegate(_:)",
+        "synchronouslySetDelegateQueue:": "synchronouslySetDelegateQueue(_:)",
+        "getDelegate:delegateQueue:": "getDelegate(_:delegateQueue:)",
+        "setDelegate:delegateQueue:": "setDelegate(_:delegateQueue:)",
+        "synchronouslySetDelegate:delegateQueue:": "synchronouslySetDelegate(_:delegateQueue:)",
+        "userData": "userData", "setUserData:": "userData", "isIPv4Enabled": "isIPv4Enabled",
+        "setIPv4Enabled:": "isIPv4Enabled", "isIPv6Enabled": "isIPv6Enabled", "setIPv6Enabled:": "isIPv6Enabled",
+        "localAddress": "localAddress", "localHost": "localHost", "localPort": "localPort",
+        "connectedAddress": "connectedAddress", "connectedHost": "connectedHost", "connectedPort": "connectedPort",
+        "isConnected": "isConnected", "isClosed": "isClosed", "isIPv4": "isIPv4", "isIPv6": "isIPv6",
+        "connectToHost:onPort:error:": "connect(toHost:onPort:)", "connectToAddress:error:": "connect(toAddress:)",
+        "markSocketQueueTargetQueue:": "markSocketQueueTargetQueue(_:)",
+        "unmarkSocketQueueTargetQueue:": "unmarkSocketQueueTargetQueue(_:)", "performBlock:": "perform(_:)",
+        "socketFD": "socketFD", "socket4FD": "socket4FD", "socket6FD": "socket6FD",
+        "hostFromAddress:": "QueueSocket.host(fromAddress:)", "portFromAddress:": "QueueSocket.port(fromAddress:)",
+        "isIPv4Address:": "QueueSocket.isIPv4Address(_:)", "isIPv6Address:": "QueueSocket.isIPv6Address(_:)",
+        "getHost:port:fromAddress:": "QueueSocket.getHost(_:port:fromAddress:)",
+        "getHost:port:family:fromAddress:": "QueueSocket.getHost(_:port:family:fromAddress:)",
+        "familyFromAddress:": "QueueUdpSocket.family(fromAddress:)", "bindToPort:error:": "bind(toPort:)",
+        "enableBroadcast:error:": "enableBroadcast(_:)", "joinMulticastGroup:error:": "joinMulticastGroup(_:)",
+        "sendData:withTimeout:tag:": "send(_:withTimeout:tag:)",
+        "sendData:toHost:port:withTimeout:tag:": "send(_:toHost:port:withTimeout:tag:)",
+        "sendData:toAddress:withTimeout:tag:": "send(_:toAddress:withTimeout:tag:)",
+        "closeAfterSending": "closeAfterSending()", "isIPv4Preferred": "isIPv4Preferred",
+        "isIPv6Preferred": "isIPv6Preferred", "isIPVersionNeutral": "isIPVersionNeutral",
+        "setPreferIPv4": "setPreferIPv4()", "setPreferIPv6": "setPreferIPv6()",
+        "setIPVersionNeutral": "setIPVersionNeutral()", "maxReceiveIPv4BufferSize": "maxReceiveIPv4BufferSize",
+        "setMaxReceiveIPv4BufferSize:": "maxReceiveIPv4BufferSize",
+        "maxReceiveIPv6BufferSize": "maxReceiveIPv6BufferSize",
+        "setMaxReceiveIPv6BufferSize:": "maxReceiveIPv6BufferSize", "maxSendBufferSize": "maxSendBufferSize",
+        "setMaxSendBufferSize:": "maxSendBufferSize", "localAddress_IPv4": "localAddressIPv4",
+        "localHost_IPv4": "localHostIPv4", "localPort_IPv4": "localPortIPv4", "localAddress_IPv6": "localAddressIPv6",
+        "localHost_IPv6": "localHostIPv6", "localPort_IPv6": "localPortIPv6",
+        "bindToPort:interface:error:": "bind(toPort:interface:)", "bindToAddress:error:": "bind(toAddress:)",
+        "joinMulticastGroup:onInterface:error:": "joinMulticastGroup(_:onInterface:)",
+        "leaveMulticastGroup:error:": "leaveMulticastGroup(_:)",
+        "leaveMulticastGroup:onInterface:error:": "leaveMulticastGroup(_:onInterface:)",
+        "sendIPv4MulticastOnInterface:error:": "sendIPv4Multicast(onInterface:)",
+        "sendIPv6MulticastOnInterface:error:": "sendIPv6Multicast(onInterface:)",
+        "enableReusePort:error:": "enableReusePort(_:)", "sendData:withTag:": "send(_:withTag:)",
+        "setSendFilter:withQueue:": "setSendFilter(_:withQueue:)",
+        "setSendFilter:withQueue:isAsynchronous:": "setSendFilter(_:withQueue:isAsynchronous:)",
+        "receiveOnce:": "receiveOnce()", "beginReceiving:": "beginReceiving()", "pauseReceiving": "pauseReceiving()",
+        "setReceiveFilter:withQueue:": "setReceiveFilter(_:withQueue:)",
+        "setReceiveFilter:withQueue:isAsynchronous:": "setReceiveFilter(_:withQueue:isAsynchronous:)",
+        "udpSocket:didConnectToAddress:": "udpSocket(_:didConnectToAddress:)",
+        "udpSocket:didNotConnect:": "udpSocket(_:didNotConnect:)",
+        "udpSocket:didSendDataWithTag:": "udpSocket(_:didSendDataWithTag:)",
+        "udpSocket:didNotSendDataWithTag:dueToError:": "udpSocket(_:didNotSendDataWithTag:dueToError:)",
+        "udpSocket:didReceiveData:fromAddress:withFilterContext:":
+            "udpSocket(_:didReceive:fromAddress:withFilterContext:)",
+        "udpSocketDidClose:withError:": "udpSocketDidClose(_:withError:)",
+        "GCDAsyncUdpSocketException": "QueueUdpSocketError.Code.badConfig",
+        "GCDAsyncUdpSocketErrorDomain": "QueueUdpSocketError.errorDomain",
+        "GCDAsyncUdpSocketQueueName": "QueueUdpSocket.queueName",
+        "GCDAsyncUdpSocketNoError": "QueueUdpSocketError.Code.noError",
+        "GCDAsyncUdpSocketBadConfigError": "QueueUdpSocketError.Code.badConfig",
+        "GCDAsyncUdpSocketBadParamError": "QueueUdpSocketError.Code.badParam",
+        "GCDAsyncUdpSocketSendTimeoutError": "QueueUdpSocketError.Code.sendTimeout",
+        "GCDAsyncUdpSocketClosedError": "QueueUdpSocketError.Code.closed",
+        "GCDAsyncUdpSocketOtherError": "QueueUdpSocketError.Code.other",
+        "receiveWithTimeout:tag:": "receiveOnce()", "AsyncUdpSocketError": "QueueUdpSocketError.Code",
+        "onUdpSocket:didSendDataWithTag:": "udpSocket(_:didSendDataWithTag:)",
+        "onUdpSocket:didNotSendDataWithTag:dueToError:": "udpSocket(_:didNotSendDataWithTag:dueToError:)",
+        "onUdpSocket:didReceiveData:withTag:fromHost:port:": "udpSocket(_:didReceive:fromAddress:withFilterContext:)",
+        "onUdpSocketDidClose:": "udpSocketDidClose(_:withError:)",
+        "initWithDelegate:": "QueueUdpSocket(delegate:delegateQueue:)",
+        "initWithDelegate:userData:": "QueueUdpSocket(delegate:delegateQueue:)",
+        "initIPv4": "isIPv6Enabled = false", "initIPv6": "isIPv4Enabled = false",
+        "maxReceiveBufferSize": "maxReceiveIPv4BufferSize", "setMaxReceiveBufferSize:": "maxReceiveIPv4BufferSize",
+        "AsyncUdpSocketErrorDomain": "QueueUdpSocketError.errorDomain",
+        "AsyncUdpSocketSendTimeoutError": "QueueUdpSocketError.Code.sendTimeout",
+    ]
 
     /// The `RunLoopUdpSocket` spelling of each `AsyncUdpSocket` member, delegate method, constant and
     /// error code.
@@ -181,7 +269,7 @@ extension APICatalog {
                 "localPort", "connectedAddress", "connectedHost", "connectedPort", "isConnected", "isClosed", "isIPv4",
                 "isIPv6", "connectToHost:onPort:error:", "connectToAddress:error:", "markSocketQueueTargetQueue:",
                 "unmarkSocketQueueTargetQueue:", "performBlock:", "socketFD",
-                "socket4FD", "socket6FD", "readStream", "writeStream", "hostFromAddress:", "portFromAddress:",
+                "socket4FD", "socket6FD", "hostFromAddress:", "portFromAddress:",
                 "isIPv4Address:", "isIPv6Address:", "getHost:port:fromAddress:", "getHost:port:family:fromAddress:",
             ])
         + sending(.gcdAsyncUdpSocket)
@@ -235,9 +323,24 @@ extension APICatalog {
                 swift: "udpSocketDidClose(_:withError:)"),
         ]
         + [
-            "GCDAsyncUdpSocketException", "GCDAsyncUdpSocketErrorDomain", "GCDAsyncUdpSocketQueueName",
-            "GCDAsyncUdpSocketThreadName",
-        ].map { udp(.gcdAsyncUdpSocket, $0, .constant, swift: $0) }
+            udp(
+                .gcdAsyncUdpSocket, "readStream", swift: "readStream()", scope: .filesUsingV4,
+                note: "GCDAsyncUdpSocket's iOS CFReadStream.", unsupported: "`socketFD` inside `perform(_:)`"),
+            udp(
+                .gcdAsyncUdpSocket, "writeStream", swift: "writeStream()", scope: .filesUsingV4,
+                note: "GCDAsyncUdpSocket's iOS CFWriteStream.", unsupported: "`socketFD` inside `perform(_:)`"),
+            udp(
+                .gcdAsyncUdpSocket, "GCDAsyncUdpSocketException", .constant, swift: "GCDAsyncUdpSocketException",
+                note: "Declared but never raised by GCDAsyncUdpSocket; misuse throws `QueueUdpSocketError` here."),
+            udp(.gcdAsyncUdpSocket, "GCDAsyncUdpSocketErrorDomain", .constant, swift: "GCDAsyncUdpSocketErrorDomain"),
+            udp(
+                .gcdAsyncUdpSocket, "GCDAsyncUdpSocketQueueName", .constant, swift: "GCDAsyncUdpSocketQueueName",
+                note: "The same string, \"GCDAsyncUdpSocket\"."),
+            udp(
+                .gcdAsyncUdpSocket, "GCDAsyncUdpSocketThreadName", .constant, swift: "GCDAsyncUdpSocketThreadName",
+                note: "The thread that scheduled GCDAsyncUdpSocket's iOS CFStreams.",
+                unsupported: "nothing: there is no CFStream thread on Linux"),
+        ]
         + [
             "GCDAsyncUdpSocketNoError", "GCDAsyncUdpSocketBadConfigError", "GCDAsyncUdpSocketBadParamError",
             "GCDAsyncUdpSocketSendTimeoutError", "GCDAsyncUdpSocketClosedError", "GCDAsyncUdpSocketOtherError",

@@ -17,10 +17,15 @@ public enum FindingText {
         }
         let queue = mapping.queueSocket.spelling ?? "none — \(mapping.queueSocket.instead ?? "")"
         var text = "\(finding.file):\(finding.line):\(finding.column): \(v4) → "
-        if mapping.api == .gcdAsyncSocket {
-            // GCDAsyncSocket's counterpart is QueueSocket alone.
+        switch mapping.api {
+        case .gcdAsyncSocket:
+            // The GCD classes' counterparts are the queue faces alone.
             text += "QueueSocket: " + queue
-        } else {
+        case .gcdAsyncUdpSocket:
+            text += "QueueUdpSocket: " + queue
+        case .asyncUdpSocket:
+            text += mapping.runLoopSocket + " | QueueUdpSocket: " + queue
+        default:
             text += mapping.runLoopSocket + " | QueueSocket: " + queue
         }
         let label: String
@@ -28,7 +33,6 @@ public enum FindingText {
         case .supported: label = "note"
         case .standIn: label = "stand-in"
         case .unsupported: label = "unsupported on Linux"
-        case .notYetSupported: label = "not yet supported"
         }
         if let note = mapping.note {
             text += " | \(label): \(note)"
@@ -38,15 +42,13 @@ public enum FindingText {
         return text
     }
 
-    /// One line: how many uses in how many files, how many unsupported (and of those, how many are
-    /// only not supported yet), how many with stand-ins, how many delegate near-misses, and how many
-    /// paths could not be read.
+    /// One line: how many uses in how many files, how many unsupported, how many with stand-ins, how
+    /// many delegate near-misses, and how many paths could not be read.
     public static func summary(_ report: ScanReport) -> String {
-        let notYet = report.findings.filter { $0.mapping.support == .notYetSupported }.count
         var text =
             "\(count(report.findings.count, "use")) of the v4 API in \(report.filesWithFindings) of "
             + "\(count(report.filesScanned, "file")) scanned: \(report.unsupported.count) unsupported on Linux"
-            + (notYet > 0 ? " (\(notYet) not yet supported: UDP)" : "") + ", \(report.standIns.count) with stand-ins"
+            + ", \(report.standIns.count) with stand-ins"
         if !report.nearMisses.isEmpty {
             let misses = report.nearMisses.count
             text += ", \(misses) delegate near-miss\(misses == 1 ? "" : "es")"

@@ -75,24 +75,28 @@ public enum MappingMarkdown {
     }
 
     /// The UDP table for `entries`, ending with a newline: every member, delegate method, constant and
-    /// error code of `AsyncUdpSocket` (with its `RunLoopUdpSocket` spelling) and `GCDAsyncUdpSocket`
-    /// (not yet supported). `asyncsocket migrate-scan --udp-mapping-markdown` prints it.
+    /// error code of `AsyncUdpSocket` (with its `RunLoopUdpSocket` spelling) and `GCDAsyncUdpSocket` (with
+    /// its `QueueUdpSocket` one). `asyncsocket migrate-scan --udp-mapping-markdown` prints it.
     public static func renderUDP(_ entries: [APIMapping] = APICatalog.udpEntries) -> String {
         var lines = [
-            "### UDP: `AsyncUdpSocket` → `RunLoopUdpSocket`; `GCDAsyncUdpSocket` not yet supported", "",
-            "`AsyncUdpSocket` is `RunLoopUdpSocket` (native engine). " + APICatalog.udpNote
-                + " `migrate-scan` reports each `GCDAsyncUdpSocket` use as a problem; until then, "
-                + APICatalog.udpInstead + ".",
+            "### UDP: `AsyncUdpSocket` → `RunLoopUdpSocket`, `GCDAsyncUdpSocket` → `QueueUdpSocket`", "",
+            "`AsyncUdpSocket` is `RunLoopUdpSocket` (native engine), `GCDAsyncUdpSocket` is `QueueUdpSocket`. "
+                + "Where each differs from its original, the sections `RunLoopUdpSocket` and `QueueUdpSocket` "
+                + "under \"Deliberate differences\" say so.",
             "",
             "| Objective-C | class | Swift (bridged) | AsyncSocketKit | Note |",
             "|---|---|---|---|---|",
         ]
         lines += entries.map { mapping in
-            let note = mapping.note.map { $0.replacingOccurrences(of: APICatalog.udpNote, with: "") } ?? ""
-            let ours = mapping.support == .supported ? code(mapping.runLoopSocket) : "**not yet**"
+            let ours: String
+            switch (mapping.support, mapping.api) {
+            case (.supported, .asyncUdpSocket): ours = code(mapping.runLoopSocket)
+            case (.supported, _): ours = mapping.queueSocket.spelling.map(code) ?? ""
+            default: ours = "**none** — " + (mapping.queueSocket.instead ?? "")
+            }
             return [
                 code(mapping.v4), mapping.api.rawValue, mapping.swift.map(code) ?? "", ours,
-                note.trimmingCharacters(in: .whitespaces),
+                (mapping.note ?? "").trimmingCharacters(in: .whitespaces),
             ]
         }.map(tableRow)
         lines.append("")
@@ -125,7 +129,6 @@ public enum MappingMarkdown {
         case .supported: return "yes"
         case .standIn: return "stand-in"
         case .unsupported: return "**no**"
-        case .notYetSupported: return "**not yet**"
         }
     }
 
@@ -137,7 +140,6 @@ public enum MappingMarkdown {
         case .supported: linux = "yes"
         case .standIn: linux = "stand-in"
         case .unsupported: linux = "**no**"
-        case .notYetSupported: linux = "**not yet**"
         }
         let runLoop = mapping.runLoopSocket == "none" ? "none" : code(mapping.runLoopSocket)
         let cells = [v4, mapping.swift.map(code) ?? "", runLoop, queue, linux, mapping.note ?? ""]

@@ -2,7 +2,7 @@ import Foundation
 import MigrationScanner
 import Testing
 
-@Suite("migrate-scan: AsyncUdpSocket is RunLoopUdpSocket, GCDAsyncUdpSocket not yet supported; UDP receivers win")
+@Suite("migrate-scan: AsyncUdpSocket is RunLoopUdpSocket, GCDAsyncUdpSocket is QueueUdpSocket; UDP receivers win")
 struct UDPScannerTests {
     let scanner = APIScanner()
 
@@ -72,26 +72,40 @@ struct UDPScannerTests {
         #expect(tcpPort?.mapping.api == .asyncSocket)
     }
 
-    @Test(
-        "the text line: AsyncUdpSocket maps to RunLoopUdpSocket; GCDAsyncUdpSocket is not yet supported, exit 1, JSON")
+    @Test("the text line names RunLoopUdpSocket and QueueUdpSocket spellings; GCD's CFStreams are unsupported, exit 1")
     func output() throws {
-        let udpPort = try #require(scanner.scan(both, language: .objectiveC, file: "Both.m").first { $0.line == 10 })
+        let findings = scanner.scan(both, language: .objectiveC, file: "Both.m")
+        let udpPort = try #require(findings.first { $0.line == 10 })
         #expect(
-            FindingText.line(udpPort).hasPrefix(
-                "Both.m:10:21: AsyncUdpSocket localPort → localPort | QueueSocket: none — keep `RunLoopUdpSocket`"))
+            FindingText.line(udpPort)
+                == "Both.m:10:21: AsyncUdpSocket localPort → localPort | QueueUdpSocket: localPort")
+        let receive = try #require(findings.first { $0.line == 9 })
+        #expect(
+            FindingText.line(receive)
+                == "Both.m:9:10: AsyncUdpSocket receiveWithTimeout:tag: → receive(withTimeout:tag:) | QueueUdpSocket: "
+                + "receiveOnce() | note: One datagram per request, as the delegate's `Bool` answer decides; a datagram "
+                + "larger than `maxReceiveBufferSize` is reported (`EMSGSIZE`) and dropped, never cut.")
         let gcd = """
             GCDAsyncUdpSocket *udp = [[GCDAsyncUdpSocket alloc] initWithDelegate:self delegateQueue:q];
             [udp receiveOnce:&error];
+            id stream = [udp readStream];
             """
-        let receiveOnce = try #require(scanner.scan(gcd, language: .objectiveC, file: "G.m").first { $0.line == 2 })
-        #expect(FindingText.line(receiveOnce).contains("| not yet supported: AsyncSocketKit has no GCDAsyncUdpSocket"))
+        let gcdFindings = scanner.scan(gcd, language: .objectiveC, file: "G.m")
+        let receiveOnce = try #require(gcdFindings.first { $0.line == 2 })
+        #expect(
+            FindingText.line(receiveOnce) == "G.m:2:6: GCDAsyncUdpSocket receiveOnce: → QueueUdpSocket: receiveOnce()")
+        let stream = try #require(gcdFindings.first { $0.line == 3 })
+        #expect(
+            FindingText.line(stream)
+                == "G.m:3:18: GCDAsyncUdpSocket readStream → QueueUdpSocket: none — `socketFD` inside `perform(_:)` | "
+                + "unsupported on Linux: GCDAsyncUdpSocket's iOS CFReadStream.")
         try withTemporaryDirectory { directory in
             try write(both, to: directory + "/Both.m")
             #expect(MigrateScan(paths: [directory]).run().status == .clean)
             try write(gcd, to: directory + "/G.m")
             let result = MigrateScan(paths: [directory]).run()
             #expect(result.status == .unsupportedFound)
-            #expect(result.output.contains("4 unsupported on Linux (4 not yet supported: UDP)"))
+            #expect(result.output.contains("1 unsupported on Linux"))
             let json = MigrateScan(paths: [directory], json: true).run()
             let objects = try #require(
                 try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
@@ -99,8 +113,11 @@ struct UDPScannerTests {
             #expect(receive["support"] as? String == "supported")
             #expect(receive["unsupported"] as? Bool == false)
             let once = try #require(objects.first { $0["found"] as? String == "receiveOnce:" })
-            #expect(once["support"] as? String == "not-yet-supported")
-            #expect(once["unsupported"] as? Bool == true)
+            #expect(once["support"] as? String == "supported")
+            #expect(once["unsupported"] as? Bool == false)
+            let readStream = try #require(objects.first { $0["found"] as? String == "readStream" })
+            #expect(readStream["support"] as? String == "unsupported")
+            #expect(readStream["unsupported"] as? Bool == true)
         }
     }
 
@@ -146,18 +163,26 @@ struct UDPScannerTests {
         let findings = scanner.scan(source, language: .objectiveC)
         #expect(
             described(findings) == [
-                "1 initWithDelegate:delegateQueue: GCDAsyncUdpSocket not-yet-supported",
-                "2 bindToPort:interface:error: GCDAsyncUdpSocket not-yet-supported",
-                "3 beginReceiving: GCDAsyncUdpSocket not-yet-supported",
-                "4 setReceiveFilter:withQueue: GCDAsyncUdpSocket not-yet-supported",
-                "5 localAddress GCDAsyncUdpSocket not-yet-supported",
-                "6 close GCDAsyncUdpSocket not-yet-supported",
-                "7 udpSocket:didReceiveData:fromAddress:withFilterContext: GCDAsyncUdpSocket not-yet-supported",
-                "8 pauseReceiving GCDAsyncUdpSocket not-yet-supported",
-                "9 udpSocketDidClose:withError: GCDAsyncUdpSocket not-yet-supported",
-                "10 GCDAsyncUdpSocketClosedError GCDAsyncUdpSocket not-yet-supported",
+                "1 initWithDelegate:delegateQueue: GCDAsyncUdpSocket supported",
+                "2 bindToPort:interface:error: GCDAsyncUdpSocket supported",
+                "3 beginReceiving: GCDAsyncUdpSocket supported",
+                "4 setReceiveFilter:withQueue: GCDAsyncUdpSocket supported",
+                "5 localAddress GCDAsyncUdpSocket supported",
+                "6 close GCDAsyncUdpSocket supported",
+                "7 udpSocket:didReceiveData:fromAddress:withFilterContext: GCDAsyncUdpSocket supported",
+                "8 pauseReceiving GCDAsyncUdpSocket supported",
+                "9 udpSocketDidClose:withError: GCDAsyncUdpSocket supported",
+                "10 GCDAsyncUdpSocketClosedError GCDAsyncUdpSocket supported",
             ])
-        #expect(findings.allSatisfy { $0.mapping.support == .notYetSupported })
+        #expect(findings.allSatisfy { $0.mapping.support == .supported && $0.mapping.runLoopSocket == "—" })
+        #expect(
+            findings.compactMap(\.mapping.queueSocket.spelling) == [
+                "QueueUdpSocket", "QueueUdpSocket", "QueueUdpSocket(delegate:delegateQueue:)",
+                "bind(toPort:interface:)",
+                "beginReceiving()", "setReceiveFilter(_:withQueue:)", "localAddress", "close()",
+                "udpSocket(_:didReceive:fromAddress:withFilterContext:)", "QueueUdpSocket", "pauseReceiving()",
+                "udpSocketDidClose(_:withError:)", "QueueUdpSocket", "QueueUdpSocketError.Code.closed",
+            ])
     }
 
     @Test("Swift: a GCDAsyncUdpSocket property and a UDP delegate parameter are UDP receivers")
@@ -179,12 +204,12 @@ struct UDPScannerTests {
             """
         #expect(
             described(scanner.scan(source, language: .swift)) == [
-                "5 bind(toPort:) GCDAsyncUdpSocket not-yet-supported",
-                "6 beginReceiving() GCDAsyncUdpSocket not-yet-supported",
-                "7 localPort() GCDAsyncUdpSocket not-yet-supported",
+                "5 bind(toPort:) GCDAsyncUdpSocket supported",
+                "6 beginReceiving() GCDAsyncUdpSocket supported",
+                "7 localPort() GCDAsyncUdpSocket supported",
                 "7 localPort() AsyncSocket supported",
-                "9 udpSocket(_:didReceive:fromAddress:withFilterContext:) GCDAsyncUdpSocket not-yet-supported",
-                "11 localPort() GCDAsyncUdpSocket not-yet-supported",
+                "9 udpSocket(_:didReceive:fromAddress:withFilterContext:) GCDAsyncUdpSocket supported",
+                "11 localPort() GCDAsyncUdpSocket supported",
             ])
     }
 
@@ -244,7 +269,17 @@ struct UDPScannerTests {
         let asyncUdp = APICatalog.udpEntries.filter { $0.api == .asyncUdpSocket }
         #expect(asyncUdp.allSatisfy { $0.support == .supported && $0.runLoopSocket != "none" })
         let gcdUdp = APICatalog.udpEntries.filter { $0.api == .gcdAsyncUdpSocket }
-        #expect(gcdUdp.allSatisfy { $0.support == .notYetSupported && $0.runLoopSocket == "none" })
+        let unsupported = gcdUdp.filter { $0.support == .unsupported }
+        #expect(unsupported.map(\.v4) == ["readStream", "writeStream", "GCDAsyncUdpSocketThreadName"])
+        #expect(unsupported.allSatisfy { $0.queueSocket.instead != nil })
+        let supported = gcdUdp.filter { $0.support == .supported }
+        #expect(supported.count == gcdUdp.count - 3)
+        // Every supported entry names a QueueUdpSocket spelling of its own, and no run-loop one.
+        #expect(
+            supported.filter { $0.runLoopSocket != "—" || ($0.queueSocket.spelling ?? "none") == "none" }.map(\.v4)
+                == [])
+        // An AsyncUdpSocket entry names the QueueUdpSocket member that does its job, or says there is none.
+        #expect(asyncUdp.allSatisfy { $0.queueSocket.spelling != nil || $0.queueSocket.instead != nil })
         let perClass = APICatalog.udpEntries.map { "\($0.api.rawValue) \($0.v4)" }
         #expect(Set(perClass).count == perClass.count)
     }

@@ -12,7 +12,7 @@ struct QueueUdpSocketLifecycleTests {
     func connect() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             let peer = UdpPeer()
             socket.setPreferIPv4()
             try socket.connect(toHost: "localhost", onPort: peer.port)
@@ -42,7 +42,7 @@ struct QueueUdpSocketLifecycleTests {
     func connectOrderAndFailure() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             let peer = UdpPeer()
             socket.send(Data("before".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 1)
             try socket.connect(toHost: "bad\u{0}name", onPort: peer.port)
@@ -66,7 +66,7 @@ struct QueueUdpSocketLifecycleTests {
         try await onNewThread {
             for asynchronous in [true, false] {
                 let recorder = QueueUdpRecorder()
-                let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+                let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
                 let filterQueue = DispatchQueue(label: "filter")
                 socket.setSendFilter({ _, _, tag in tag != 2 }, withQueue: filterQueue, isAsynchronous: asynchronous)
                 let peer = UdpPeer()
@@ -86,7 +86,7 @@ struct QueueUdpSocketLifecycleTests {
         try await onNewThread {
             for asynchronous in [true, false] {
                 let recorder = QueueUdpRecorder()
-                let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+                let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
                 socket.setReceiveFilter(
                     { data, _, context in
                         context = "ctx-\(data.count)"
@@ -116,7 +116,7 @@ struct QueueUdpSocketLifecycleTests {
     func closing() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try socket.bind(toPort: 0, interface: "127.0.0.1")
             let descriptors = socket.descriptors
             socket.close()
@@ -142,7 +142,7 @@ struct QueueUdpSocketLifecycleTests {
     func refusedWhileConnected() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try socket.connect(toHost: "127.0.0.1", onPort: freeUdpPort())
             #expect(recorder.wait(for: 1))
             try socket.beginReceiving()
@@ -167,11 +167,11 @@ struct QueueUdpSocketLifecycleTests {
             try QueueUdpSocket(delegate: nil, delegateQueue: nil, socketQueue: .global())
         }
         #expect(global?.code == .badConfig)
-        let lonely = try QueueUdpSocket()
+        let lonely = QueueUdpSocket()
         let noDelegate = #expect(throws: QueueUdpSocketError.self) { try lonely.bind(toPort: 0) }
         #expect(noDelegate?.code == .badConfig)
         let recorder = QueueUdpRecorder()
-        let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+        let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
         let unknown = #expect(throws: QueueUdpSocketError.self) { try socket.bind(toPort: 0, interface: "no-such-if0") }
         #expect(unknown?.code == .badParam && socket.isClosed)
         try socket.bind(toPort: 0, interface: "127.0.0.1")
@@ -179,12 +179,12 @@ struct QueueUdpSocketLifecycleTests {
         #expect(twice?.code == .badConfig)
         let group = #expect(throws: QueueUdpSocketError.self) { try socket.joinMulticastGroup("not-a-group") }
         #expect(group?.code == .badParam)
-        let disabled = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+        let disabled = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
         disabled.isIPv4Enabled = false
         disabled.isIPv6Enabled = false
         let none = #expect(throws: QueueUdpSocketError.self) { try disabled.bind(toPort: 0) }
         #expect(none?.code == .badConfig)
-        let unbound = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+        let unbound = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
         let join = #expect(throws: QueueUdpSocketError.self) { try unbound.joinMulticastGroup("239.255.42.9") }
         #expect(join?.code == .badConfig)
     }
@@ -193,7 +193,7 @@ struct QueueUdpSocketLifecycleTests {
     func multicast() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try socket.bind(toPort: 0)
             try socket.joinMulticastGroup("239.255.42.11", onInterface: "127.0.0.1")
             #expect(socket.isIPv4 && !socket.isIPv6)
@@ -205,7 +205,7 @@ struct QueueUdpSocketLifecycleTests {
             #expect(recorder.events == ["received group from 127.0.0.1"])
             try socket.leaveMulticastGroup("239.255.42.11", onInterface: "127.0.0.1")
             #expect(throws: NSError.self) { try socket.leaveMulticastGroup("239.255.42.11", onInterface: "127.0.0.1") }
-            let sender = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let sender = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try sender.sendIPv4Multicast(onInterface: "127.0.0.1")
             try sender.sendIPv6Multicast(onInterface: "lo")
             let unknown = #expect(throws: QueueUdpSocketError.self) {
@@ -219,10 +219,10 @@ struct QueueUdpSocketLifecycleTests {
     func broadcast() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let listener = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let listener = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try listener.bind(toPort: 0, interface: nil)
             try listener.beginReceiving()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             socket.send(Data("all".utf8), toHost: "127.255.255.255", port: listener.localPort, withTimeout: 5, tag: 1)
             #expect(recorder.wait(for: 1))
             #expect(recorder.events == ["not sent 1 \(NSPOSIXErrorDomain) \(EACCES)"])
@@ -240,7 +240,7 @@ struct QueueUdpSocketLifecycleTests {
             let recorder = QueueUdpRecorder()
             var descriptors: [Int32] = []
             do {
-                let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+                let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
                 try socket.bind(toPort: 0)
                 descriptors = socket.descriptors
                 #expect(descriptors.count == 2)

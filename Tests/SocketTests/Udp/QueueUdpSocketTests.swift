@@ -9,7 +9,7 @@ struct QueueUdpSocketTests {
     @Test("a fresh socket is closed until its descriptors exist; receiving before that is badConfig")
     func freshSocket() throws {
         let recorder = QueueUdpRecorder()
-        let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+        let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
         #expect(socket.isClosed && socket.isIPv4 && socket.isIPv6 && !socket.isConnected)
         #expect(socket.localPort == 0 && socket.localAddress == nil && socket.descriptors.isEmpty)
         let early = #expect(throws: QueueUdpSocketError.self) { try socket.receiveOnce() }
@@ -24,7 +24,7 @@ struct QueueUdpSocketTests {
     func receivesIPv4() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try socket.bind(toPort: 0, interface: "127.0.0.1")
             #expect(!socket.isClosed && socket.isIPv4 && !socket.isIPv6)
             #expect(socket.localHost == "127.0.0.1" && socket.localPort != 0 && socket.localPortIPv6 == 0)
@@ -47,10 +47,10 @@ struct QueueUdpSocketTests {
     func interfaces() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let six = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let six = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try six.bind(toPort: 0, interface: "::1")
             #expect(!six.isIPv4 && six.isIPv6 && six.localHost == "::1")
-            let both = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let both = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try both.bind(toPort: 0, interface: "lo")
             #expect(both.isIPv4 && both.isIPv6)
             #expect(both.localPortIPv4 == both.localPortIPv6 && both.localHostIPv4 == "127.0.0.1")
@@ -66,7 +66,7 @@ struct QueueUdpSocketTests {
     func receiveOnceAndPause() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try socket.bind(toPort: 0, interface: "localhost")
             try socket.receiveOnce()
             let peer = UdpPeer()
@@ -93,7 +93,7 @@ struct QueueUdpSocketTests {
     func sends() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             let peer = UdpPeer()
             let peer6 = UdpPeer(ipv6: true)
             socket.setPreferIPv4()
@@ -117,7 +117,7 @@ struct QueueUdpSocketTests {
     func badSends() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             let peer = UdpPeer()
             socket.send(Data("nowhere".utf8), withTimeout: 5, tag: 1)
             socket.send(Data("short".utf8), toAddress: Data([1, 2, 3]), withTimeout: 5, tag: 2)
@@ -141,7 +141,7 @@ struct QueueUdpSocketTests {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
             let capture = LogCapture()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue, logger: capture.logger)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue, logger: capture.logger)
             socket.maxReceiveIPv4BufferSize = 100
             try socket.bind(toPort: 0, interface: "127.0.0.1")
             try socket.beginReceiving()
@@ -162,7 +162,7 @@ struct QueueUdpSocketTests {
     func backPressure() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
-            let socket = try QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try socket.bind(toPort: 0, interface: "127.0.0.1")
             try socket.beginReceiving()
             recorder.queue.suspend()

@@ -28,8 +28,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     public static let maxPendingDatagrams = 256
 
     let socketQueue: DispatchQueue
-    private static let queueKey = DispatchSpecificKey<UInt>()
-    private let identity: UInt
+    static let queueKey = DispatchSpecificKey<UInt>()
+    let identity: UInt
     let logger: Logger?
     weak var storedDelegate: (any QueueUdpSocketDelegate)?
     var storedDelegateQueue: DispatchQueue?
@@ -88,23 +88,40 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
         case continuous
     }
 
-    /// A socket whose state lives on `socketQueue` (`initWithDelegate:delegateQueue:socketQueue:`;
-    /// `nil` makes a serial queue). A global (concurrent) queue throws
-    /// ``QueueUdpSocketError/Code/badConfig``. `logger` receives a warning for each datagram dropped
-    /// for being larger than the receive maximum.
-    public init(
+    /// A socket with its own serial socket queue (`init`, `initWithDelegate:delegateQueue:`). `logger`
+    /// receives a warning for each datagram dropped for being larger than the receive maximum.
+    public convenience init(
+        delegate: (any QueueUdpSocketDelegate)? = nil, delegateQueue: DispatchQueue? = nil, logger: Logger? = nil
+    ) {
+        self.init(
+            delegate: delegate, delegateQueue: delegateQueue, queue: DispatchQueue(label: Self.queueName),
+            logger: logger)
+    }
+
+    /// A socket whose state lives on `socketQueue` (`initWithDelegate:delegateQueue:socketQueue:`,
+    /// `initWithSocketQueue:`; `nil` makes a serial queue). A global (concurrent) queue throws
+    /// ``QueueUdpSocketError/Code/badConfig``.
+    public convenience init(
         delegate: (any QueueUdpSocketDelegate)? = nil, delegateQueue: DispatchQueue? = nil,
-        socketQueue: DispatchQueue? = nil, logger: Logger? = nil
+        socketQueue: DispatchQueue?, logger: Logger? = nil
     ) throws(QueueUdpSocketError) {
         if let socketQueue, QueueSocket.isGlobalQueue(socketQueue) {
             throw QueueUdpSocketError(.badConfig, "The socket queue must be serial, not a global concurrent queue")
         }
-        self.socketQueue = socketQueue ?? DispatchQueue(label: "GCDAsyncUdpSocket")
-        identity = UInt(bitPattern: ObjectIdentifier(self.socketQueue).hashValue)
+        self.init(
+            delegate: delegate, delegateQueue: delegateQueue,
+            queue: socketQueue ?? DispatchQueue(label: Self.queueName), logger: logger)
+    }
+
+    private init(
+        delegate: (any QueueUdpSocketDelegate)?, delegateQueue: DispatchQueue?, queue: DispatchQueue, logger: Logger?
+    ) {
+        socketQueue = queue
+        identity = UInt(bitPattern: ObjectIdentifier(queue).hashValue)
         self.logger = logger
         storedDelegate = delegate
         storedDelegateQueue = delegateQueue
-        self.socketQueue.setSpecific(key: Self.queueKey, value: identity)
+        queue.setSpecific(key: Self.queueKey, value: identity)
     }
 
     deinit {
@@ -114,7 +131,7 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
 
     // MARK: The socket queue
 
-    private var isOnSocketQueue: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == identity }
+    var isOnSocketQueue: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == identity }
 
     /// Runs `body` on the socket queue and waits (inline when already there).
     func sync<T>(_ body: () throws -> T) rethrows -> T {
