@@ -234,6 +234,42 @@ struct QueueUdpSocketLifecycleTests {
         }
     }
 
+    @Test("perform: the descriptors inside, -1 outside; getDelegate, a target queue that calls in, family of an address")
+    func utilities() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let target = DispatchQueue(label: "target")
+            let socket = try QueueUdpSocket(
+                delegate: nil, delegateQueue: nil, socketQueue: DispatchQueue(label: "socket", target: target))
+            socket.setDelegate(recorder, delegateQueue: recorder.queue)
+            var delegate: (any QueueUdpSocketDelegate)?
+            var queue: DispatchQueue?
+            socket.getDelegate(&delegate, delegateQueue: &queue)
+            #expect(delegate === recorder && queue === recorder.queue)
+            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            #expect(socket.socketFD == -1 && socket.socket4FD == -1)
+            var inside: [Int32] = []
+            socket.perform { inside = [socket.socketFD, socket.socket4FD, socket.socket6FD] }
+            #expect(inside == [socket.descriptors[0], socket.descriptors[0], -1])
+            socket.markSocketQueueTargetQueue(target)
+            #expect(target.sync { socket.localPort } == socket.localPort)  // inline, no deadlock
+            socket.unmarkSocketQueueTargetQueue(target)
+            let peer = UdpPeer()
+            try socket.connect(toAddress: QueueUdpSocketLifecycleTests.loopbackAddress(port: peer.port))
+            socket.send(Data("tagged".utf8), withTag: 9)
+            #expect(recorder.wait(for: 2))
+            #expect(recorder.events.last == "sent 9")
+            #expect(peer.receive()?.bytes == Array("tagged".utf8))
+            #expect(QueueUdpSocket.family(fromAddress: try #require(socket.localAddress)) == AF_INET)
+            #expect(QueueUdpSocket.family(fromAddress: Data([1, 2])) == AF_UNSPEC)
+        }
+    }
+
+    static func loopbackAddress(port: UInt16) -> Data {
+        var address = UdpPeer.loopback(ipv6: false, port: port)
+        return withUnsafeBytes(of: &address) { Data($0.prefix(MemoryLayout<sockaddr_in>.size)) }
+    }
+
     @Test("a socket released without close gives its descriptors back and tells nobody")
     func releasedWithoutClose() async throws {
         try await onNewThread {
