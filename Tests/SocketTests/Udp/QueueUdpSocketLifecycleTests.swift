@@ -234,7 +234,8 @@ struct QueueUdpSocketLifecycleTests {
         }
     }
 
-    @Test("perform: the descriptors inside, -1 outside; getDelegate, a target queue that calls in, family of an address")
+    @Test(
+        "perform: the descriptors inside, -1 outside; getDelegate, a target queue that calls in, family of an address")
     func utilities() async throws {
         try await onNewThread {
             let recorder = QueueUdpRecorder()
