@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Datagram echo, side by side: RunLoopUdpSocket (RunLoopEchoServer's UDP port) next to a C echo with one
+# Datagram echo, side by side: RunLoopUdpSocket (RunLoopEchoServer's UDP port) and QueueUdpSocket
+# (QueueEchoServer's: "queue" with its own socket queue, "queue-targeted" with the socket queue targeting
+# the delegate queue) next to a C echo with one
 # recvfrom/sendto per datagram and a C echo with recvmmsg/sendmmsg (Benchmarks/Peers/c/echo_udp.c).
 # Rows: 64-byte and 1400-byte datagrams, 1 and 16 peer sockets, each keeping 4 datagrams in flight
 # (`loadgen -t udp`). Per row: datagrams echoed per second, MB/s, datagrams lost (no echo within
@@ -8,6 +10,7 @@
 #
 #   Benchmarks/scripts/udp-echo.sh                  # REPEATS=3, 2 s a row; writes stdout
 #   REPEATS=5 DUR=3 Benchmarks/scripts/udp-echo.sh
+#   SERVERS="c-recvfrom queue" Benchmarks/scripts/udp-echo.sh   # a subset of the servers
 #
 # Server on CPU 0, load generator on CPU 1; 127.0.0.1 only; every run bounded by `timeout`.
 set -euo pipefail
@@ -19,13 +22,16 @@ mkdir -p "$OUT_DIR"
 gcc -O2 -o "$OUT_DIR/loadgen" "$HERE/Peers/c/loadgen.c"
 gcc -O2 -o "$OUT_DIR/echo_udp" "$HERE/Peers/c/echo_udp.c"
 (cd "$HERE" && swift build -c release --product RunLoopEchoServer 2>&1 | tail -1)
+(cd "$HERE" && swift build -c release --product QueueEchoServer 2>&1 | tail -1)
 BIN=$(cd "$HERE" && swift build -c release --show-bin-path)
 declare -A CMD=(
     [c-recvfrom]="$OUT_DIR/echo_udp"
     [c-mmsg]="$OUT_DIR/echo_udp --mmsg"
     [runloop]="$BIN/RunLoopEchoServer"
+    [queue]="$BIN/QueueEchoServer"
+    [queue-targeted]="$BIN/QueueEchoServer --udp-queue-targets-delegate-queue"
 )
-SERVERS=(c-recvfrom c-mmsg runloop)
+read -r -a SERVERS <<<"${SERVERS:-c-recvfrom c-mmsg runloop queue queue-targeted}"
 ROWS=("64 1" "64 16" "1400 1" "1400 16")
 RAW=$OUT_DIR/raw.txt
 : >"$RAW"
@@ -69,9 +75,10 @@ rows = {}
 for line in open(sys.argv[1]):
     fields = dict(re.findall(r"(\w+)=([^\s]+)", line))
     rows.setdefault((fields["server"], int(fields["size"]), int(fields["peers"])), []).append(fields)
-servers = ["c-recvfrom", "c-mmsg", "runloop"]
-print("| datagram, peers | " + " | ".join(servers) + " | runloop / c-recvfrom |")
-print("|---|" + "---|" * (len(servers) + 1))
+servers = ["c-recvfrom", "c-mmsg", "runloop", "queue", "queue-targeted"]
+ours = ["runloop", "queue", "queue-targeted"]
+print("| datagram, peers | " + " | ".join(servers) + "".join(f" | {name} / c-recvfrom" for name in ours) + " |")
+print("|---|" + "---|" * (len(servers) + len(ours)))
 for size, peers in [(64, 1), (64, 16), (1400, 1), (1400, 16)]:
     cells, rates = [], {}
     for server in servers:
@@ -89,6 +96,6 @@ for size, peers in [(64, 1), (64, 16), (1400, 1), (1400, 16)]:
             float(r["syscalls"]) / max(e, 1) for r, e in zip(runs, echoes) if r["syscalls"] not in ("", "<not"))
         cpu = statistics.median(float(r["task_ms"]) / 10 / (float(sys.argv[2]) + 0.4) for r in runs)
         cells.append(f"{rate:,.0f}/s, {mbs:.1f} MB/s, lost {lost}, drops {drops}, {calls:.2f} syscalls, CPU {cpu:.0f} %")
-    ratio = rates.get("runloop", 0) / rates["c-recvfrom"] if rates.get("c-recvfrom") else 0
-    print(f"| {size} B, {peers} | " + " | ".join(cells) + f" | {ratio:.2f}× |")
+    ratios = [rates.get(name, 0) / rates["c-recvfrom"] if rates.get("c-recvfrom") else 0 for name in ours]
+    print(f"| {size} B, {peers} | " + " | ".join(cells) + "".join(f" | {ratio:.2f}×" for ratio in ratios) + " |")
 PY

@@ -2,9 +2,10 @@
 // is available, write it back) and line echo on PORT+1 (read to "\n", write the line back). As GCD
 // servers are written, each accepted connection gets its own serial queue (its socket queue, from
 // newSocketQueueForConnection, and its delegate queue) and its own delegate object, whose state only
-// that queue touches.
+// that queue touches. UDP echo on PORT: a QueueUdpSocket receiving continuously, every datagram sent
+// back to its sender.
 //
-//   QueueEchoServer PORT
+//   QueueEchoServer PORT [--udp-queue-targets-delegate-queue]
 import AsyncSocketKit
 import EchoServers
 import Foundation
@@ -18,9 +19,23 @@ let raw = QueueEchoListener(lines: false)
 let lines = QueueEchoListener(lines: true)
 let rawListener = QueueSocket(delegate: raw, delegateQueue: raw.queue)
 let lineListener = QueueSocket(delegate: lines, delegateQueue: lines.queue)
+let udpEcho = QueueUdpEchoDelegate()
+let udpSocket: QueueUdpSocket
+if CommandLine.arguments.contains("--udp-queue-targets-delegate-queue") {
+    // GCD's way to keep a socket and its delegate on one thread: the socket queue targets the delegate
+    // queue, which is marked so the delegate's calls into the socket run inline.
+    udpSocket = try QueueUdpSocket(
+        delegate: udpEcho, delegateQueue: udpEcho.queue,
+        socketQueue: DispatchQueue(label: "QueueUdpEcho.socket", target: udpEcho.queue))
+    udpSocket.markSocketQueueTargetQueue(udpEcho.queue)
+} else {
+    udpSocket = QueueUdpSocket(delegate: udpEcho, delegateQueue: udpEcho.queue)
+}
 do {
     try rawListener.accept(onInterface: "127.0.0.1", port: port)
     try lineListener.accept(onInterface: "127.0.0.1", port: port + 1)
+    try udpSocket.bind(toPort: port, interface: "127.0.0.1")
+    try udpSocket.beginReceiving()
 } catch {
     print("cannot listen: \(error)")
     exit(1)

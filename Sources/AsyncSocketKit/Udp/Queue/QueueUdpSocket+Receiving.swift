@@ -6,7 +6,8 @@ import Synchronization
 // (once, continuous, off) and an optional receive filter. Each readiness event reads up to
 // `readBatch` datagrams, then lets other work on the socket queue run (the source fires again while
 // datagrams wait). Once mode stops at the first datagram the filter passes; with an asynchronous
-// filter it stops reading while the filter decides, and reads again only if every answer was no.
+// filter it stops reading while the filter decides, and reads again only if every answer was no. The
+// datagrams one pass reads go to the delegate queue in one block (the outbox), in order.
 //
 // Continuous mode is bounded, unlike the original: a datagram counts as pending from the moment it
 // leaves the socket queue (to the filter or the delegate queue) until the delegate has it or the
@@ -46,7 +47,11 @@ extension QueueUdpSocket {
         let value = filter.flatMap { block in
             queue.map { ReceiveFilter(block: block, queue: $0, isAsynchronous: isAsynchronous) }
         }
-        async { [self] in receiveFilter = value }
+        filterWillChange(synchronousOn: value.flatMap { $0.isAsynchronous ? nil : $0.queue })
+        async { [self] in
+            receiveFilter = value
+            filtersChanged()
+        }
     }
 
     /// Datagrams read and not yet delivered or dropped (at most ``maxPendingDatagrams``), for tests.
@@ -79,6 +84,7 @@ extension QueueUdpSocket {
 
     /// A descriptor's read source fired.
     func readable(_ fd: Int32) {
+        defer { flushDeliveries() }
         for _ in 0..<Self.readBatch {
             guard receiveMode != .off, !(receiveMode == .once && pendingFilterReplies > 0),
                 !readingPaused.load(ordering: .sequentiallyConsistent)
@@ -90,6 +96,7 @@ extension QueueUdpSocket {
             case .wouldBlock:
                 return
             case .failed(let code):
+                flushDeliveries()
                 return closeNow(error: SystemError.posix(code, "recvfrom"))
             case .tooLarge(let size, let sender):
                 logger?.warning(
@@ -146,28 +153,46 @@ extension QueueUdpSocket {
         pendingFilterReplies -= 1
         if allowed {
             deliver(data, from: address, context: context)
+            flushDeliveries()
         }
         resumeReading()
     }
 
-    /// Dispatches a datagram to the delegate queue (counted until the delegate has it); in once mode
-    /// it is the one.
+    /// Adds a datagram to the outbox (counted until the delegate has it); in once mode it is the one.
     private func deliver(_ data: Data, from address: Data, context: (any Sendable)?) {
         if receiveMode == .once {
             receiveMode = .off
             watchReadable(false)
         }
-        guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
-        let box = UdpDelegateBox(delegate)
+        guard storedDelegate != nil, storedDelegateQueue != nil else { return }
         pendingDeliveries.add(1, ordering: .sequentiallyConsistent)
+        outbox.append(QueueUdpDelivery(data: data, address: address, context: context))
+    }
+
+    /// Dispatches the outbox to the delegate queue in one block: one thread wake-up for every datagram
+    /// a readiness event read, not one each.
+    func flushDeliveries() {
+        guard !outbox.isEmpty else { return }
+        var taken: [QueueUdpDelivery] = []
+        swap(&taken, &outbox)
+        let batch = taken
+        guard let delegate = storedDelegate, let queue = storedDelegateQueue else {
+            for _ in batch { deliveryEnded() }
+            return
+        }
+        let box = UdpDelegateBox(delegate)
         queue.async { [self] in
-            box.delegate?.udpSocket(self, didReceive: data, fromAddress: address, withFilterContext: context)
-            deliveryEnded()
+            for delivery in batch {
+                box.delegate?.udpSocket(
+                    self, didReceive: delivery.data, fromAddress: delivery.address,
+                    withFilterContext: delivery.context)
+                deliveryEnded()
+            }
         }
     }
 
     /// A pending datagram reached the delegate or was dropped (any queue).
-    private func deliveryEnded() {
+    func deliveryEnded() {
         let left = pendingDeliveries.subtract(1, ordering: .sequentiallyConsistent).newValue
         if left == Self.maxPendingDatagrams / 2, readingPaused.load(ordering: .sequentiallyConsistent) {
             async { [self] in resumeAfterCatchingUp() }
@@ -190,4 +215,11 @@ extension QueueUdpSocket {
         readingPaused.store(false, ordering: .sequentiallyConsistent)
         resumeReading()
     }
+}
+
+/// A datagram on its way to the delegate.
+struct QueueUdpDelivery: Sendable {
+    let data: Data
+    let address: Data
+    let context: (any Sendable)?
 }

@@ -9,6 +9,15 @@ import Foundation
 // reported and the next one goes on (GCDAsyncUdpSocket closed the socket; see Migration/README.md).
 // Work that leaves the socket queue (a lookup, an asynchronous filter) carries the close count and
 // is dropped when the socket closed meanwhile.
+//
+// A send joins the queue with `sync`, not `async` as GCDAsyncUdpSocket did: on an idle socket queue
+// libdispatch runs a `sync` block on the caller's thread, so a delegate answering a datagram sends it
+// without waking another thread (an `async` was a thread wake-up per datagram; Benchmarks/UDP.md).
+// The caller waits at most for the socket queue's current block. The one way that wait could never end
+// is a synchronous filter: the socket queue waits in `filter.queue.sync` for a queue whose thread may be
+// the one sending. So while a synchronous filter on another queue is set, sends are queued with
+// `async`; `blockingFilter` says so, raised before such a filter is installed and lowered only after
+// the last one is gone.
 extension QueueUdpSocket {
     /// Sends `data` to the connected peer (`sendData:withTimeout:tag:`); a negative `timeout` waits
     /// for room as long as it takes. An empty `data` is an empty datagram.
@@ -42,7 +51,11 @@ extension QueueUdpSocket {
         let value = filter.flatMap { block in
             queue.map { SendFilter(block: block, queue: $0, isAsynchronous: isAsynchronous) }
         }
-        async { [self] in sendFilter = value }
+        filterWillChange(synchronousOn: value.flatMap { $0.isAsynchronous ? nil : $0.queue })
+        async { [self] in
+            sendFilter = value
+            filtersChanged()
+        }
     }
 
     /// Connects to `host` and `port` (`connectToHost:onPort:error:`): queued behind earlier sends; the
@@ -95,10 +108,33 @@ extension QueueUdpSocket {
     }
 
     private func enqueue(_ packet: QueueUdpPacket) {
-        async { [self] in
+        guard !blockingFilter.load(ordering: .sequentiallyConsistent) else {
+            return async { [self] in
+                sends.append(packet)
+                dequeueSends()
+            }
+        }
+        sync {
             sends.append(packet)
             dequeueSends()
         }
+    }
+
+    /// Raises ``blockingFilter`` now when `filter` will block the socket queue on another queue; lowers
+    /// it (from the socket queue, once the filters are in place) when neither filter does.
+    func filterWillChange(synchronousOn queue: DispatchQueue?) {
+        if let queue, queue !== socketQueue {
+            blockingFilter.store(true, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// After a filter changed, on the socket queue.
+    func filtersChanged() {
+        let blocks = [
+            sendFilter.map { ($0.queue, $0.isAsynchronous) }, receiveFilter.map { ($0.queue, $0.isAsynchronous) },
+        ]
+        .contains { $0.map { !$0.1 && $0.0 !== socketQueue } ?? false }
+        blockingFilter.store(blocks, ordering: .sequentiallyConsistent)
     }
 
     // MARK: The queue

@@ -18,7 +18,8 @@ import Synchronization
 /// datagrams; the receive buffer is never shrunk; continuous receiving stops reading while the
 /// delegate queue holds `maxPendingDatagrams` undelivered datagrams), `Migration/README.md` says so.
 public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible {
-    // @unchecked Sendable: every stored variable but `pendingDeliveries` and `readingPaused` (atomics)
+    // @unchecked Sendable: every stored variable but `pendingDeliveries`, `readingPaused` and
+    // `blockingFilter` (atomics)
     // is touched only on `socketQueue`: public calls go through `sync`/`async`, and the dispatch
     // sources, timers and filter replies run there.
 
@@ -44,6 +45,9 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     var sendBufferSize: UInt16 = 65535
     var sendFilter: SendFilter?
     var receiveFilter: ReceiveFilter?
+    /// A synchronous filter on another queue is (or is about to be) set: sends are queued with
+    /// `async` (QueueUdpSocket+Sending.swift says why).
+    let blockingFilter = Atomic<Bool>(false)
 
     // The descriptors and their sources.
     var socket4: Int32 = -1
@@ -71,6 +75,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     // Receiving.
     var receiveMode = ReceiveMode.off
     var pendingFilterReplies = 0
+    /// Datagrams read in this pass of the socket queue, dispatched to the delegate queue together.
+    var outbox: [QueueUdpDelivery] = []
     var readsIPv6First = false
     let pendingDeliveries = Atomic<Int>(0)
     let readingPaused = Atomic<Bool>(false)
