@@ -111,6 +111,40 @@ struct QueueUdpSocketLifecycleTests {
     }
 
     @Test(
+        "a delegate that answers each datagram behind a synchronous receive filter on its own queue does not deadlock")
+    func echoBehindSynchronousFilter() async throws {
+        try await onNewThread {
+            let echo = EchoingDelegate()
+            let socket = QueueUdpSocket(delegate: echo, delegateQueue: echo.queue)
+            socket.setReceiveFilter({ data, _, _ in !data.isEmpty }, withQueue: echo.queue, isAsynchronous: false)
+            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            try socket.beginReceiving()
+            let port = socket.localPort  // read once: a getter waits for the socket queue
+            let peer = UdpPeer()
+            for text in ["one", "", "two"] { peer.send(bytes(text), to: port) }
+            #expect(peer.receive()?.bytes == bytes("one"))
+            #expect(peer.receive()?.bytes == bytes("two"))  // the empty one was filtered out
+            // Datagrams keep coming while the delegate answers: the filter runs while sends are made.
+            var echoed = 0
+            var stalled = false
+            func receiveEcho() {
+                if peer.receive(timeout: 5) != nil { echoed += 1 } else { stalled = true }
+            }
+            for index in 0..<200 where !stalled {
+                peer.send(bytes("\(index)"), to: port)
+                if index >= 8 { receiveEcho() }
+            }
+            while !stalled, echoed < 200 { receiveEcho() }
+            // Deadlocked queues would block close() too: only a test that passed so far goes on.
+            try #require(echoed == 200)
+            socket.setReceiveFilter(nil, withQueue: nil)
+            peer.send(bytes("three"), to: port)
+            #expect(peer.receive()?.bytes == bytes("three"))
+            socket.close()
+        }
+    }
+
+    @Test(
         "close: queued sends dropped silently, didClose with nil; the object binds again; closeAfterSending drains first"
     )
     func closing() async throws {
@@ -286,6 +320,19 @@ struct QueueUdpSocketLifecycleTests {
             #expect(closed)
             #expect(!recorder.wait(for: 1, timeout: 0.1))
         }
+    }
+}
+
+/// Sends every datagram back to its sender, from its own queue.
+private final class EchoingDelegate: QueueUdpSocketDelegate, @unchecked Sendable {
+    // @unchecked Sendable: no state but the queue.
+    let queue = DispatchQueue(label: "EchoingDelegate")
+
+    func udpSocket(
+        _ sock: QueueUdpSocket, didReceive data: Data, fromAddress address: Data,
+        withFilterContext filterContext: (any Sendable)?
+    ) {
+        sock.send(data, toAddress: address, withTimeout: 5, tag: 0)
     }
 }
 
