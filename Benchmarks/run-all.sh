@@ -9,7 +9,7 @@
 #   OUT=/tmp/before.md Benchmarks/run-all.sh
 #   EXTRA_SUT="runloop-r1=/tmp/old/RunLoopEchoServer" SERVERS="libev-ev runloop runloop-r1" Benchmarks/run-all.sh
 #                                                # earlier builds side by side (reported as peers)
-#   ALLOCATIONS=0 TLS=0 Benchmarks/run-all.sh    # without the allocations and TLS tables (minutes less)
+#   ALLOCATIONS=0 TLS=0 UDP=0 Benchmarks/run-all.sh  # without the allocations, TLS and datagram tables
 #
 # Our servers: runloop (RunLoopSocket, native engine), runloop-qc (RunLoopSocket on the queue core),
 # queue (QueueSocket). Everything else (PIN, BENCH_OUT) is passed to Peers/run-peers.sh; read its header.
@@ -97,6 +97,22 @@ if [[ ${TLS:-1} == 1 ]]; then
         echo "process, beside s_time fetching 32 MiB pages from \`s_server -WWW\`). Not pinned to CPUs."
         echo
         sed -n '/^| measure | value |$/,$p' "$TLS_OUT"
+    } >>"$OUT"
+fi
+# Datagram echo (udp-echo.sh: RunLoopUdpSocket and QueueUdpSocket beside the C echoes, about three
+# minutes). UDP=0 skips it.
+if [[ ${UDP:-1} == 1 ]]; then
+    echo "== datagram echo (udp-echo.sh) =="
+    UDP_OUT=$BENCH_OUT/udp-echo.md
+    REPEATS=3 DUR=2 "$HERE/scripts/udp-echo.sh" >"$UDP_OUT"
+    {
+        echo
+        echo "## Datagram echo"
+        echo
+        echo "\`udp-echo.sh\` (server on CPU 0, \`loadgen -t udp\` on CPU 1, 4 datagrams in flight per peer, medians of"
+        echo "three runs; what each column is: \`Benchmarks/UDP.md\`)."
+        echo
+        grep '^|' "$UDP_OUT"
     } >>"$OUT"
 fi
 echo "wrote $OUT (raw: $RAW)"
