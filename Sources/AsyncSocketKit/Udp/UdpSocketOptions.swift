@@ -88,25 +88,13 @@ enum UdpSocketOptions {
         var address: SocketAddress
     }
 
-    /// The IPv4 and IPv6 addresses of this machine's interfaces (`getifaddrs`), in its order.
+    /// The IPv4 and IPv6 addresses of this machine's interfaces (``NetworkInterface/all()``), in its
+    /// order; none when they cannot be read.
     static func interfaces() -> [LocalInterface] {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0 else { return [] }
-        defer { freeifaddrs(list) }
-        var found: [LocalInterface] = []
-        var node = list
-        while let current = node {
-            defer { node = current.pointee.ifa_next }
-            guard let raw = current.pointee.ifa_addr else { continue }
-            let family = Int32(raw.pointee.sa_family)
-            guard family == AF_INET || family == AF_INET6 else { continue }
-            let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
-            let name = String(cString: current.pointee.ifa_name)
-            found.append(
-                LocalInterface(
-                    name: name, index: if_nametoindex(current.pointee.ifa_name),
-                    address: SocketAddress(pointer: raw, length: length)))
+        ((try? NetworkInterface.all()) ?? []).compactMap { interface in
+            SocketAddress(data: interface.address).map {
+                LocalInterface(name: interface.name, index: interface.index, address: $0)
+            }
         }
-        return found
     }
 }
