@@ -422,16 +422,6 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     public static var zeroData: Data { Data([0x00]) }
 }
 
-/// A delegate reference handed to another queue (the delegate is used only on its delegate queue);
-/// strong, as GCD captures the delegate at the time of dispatch.
-struct DelegateBox: @unchecked Sendable {
-    let delegate: (any QueueSocketDelegate)?
-
-    init(_ delegate: (any QueueSocketDelegate)?) {
-        self.delegate = delegate
-    }
-}
-
 /// A socket's `userData`.
 final class UserDataBox: Sendable {
     let value: any Sendable

@@ -145,6 +145,31 @@ struct QueueUdpSocketLifecycleTests {
     }
 
     @Test(
+        "a socket queue targeting the delegate queue, unmarked: the delegate's answers still go out (queued, as in GCD)"
+    )
+    func socketQueueTargetingDelegateQueue() async throws {
+        try await onNewThread {
+            let echo = EchoingDelegate()
+            let socket = try QueueUdpSocket(
+                delegate: echo, delegateQueue: echo.queue,
+                socketQueue: DispatchQueue(label: "socket", target: echo.queue))
+            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            try socket.beginReceiving()
+            let port = socket.localPort  // read once: a getter waits for the socket queue
+            let peer = UdpPeer()
+            var echoed = 0
+            for index in 0..<20 {
+                peer.send(bytes("\(index)"), to: port)
+                guard peer.receive(timeout: 5) != nil else { break }
+                echoed += 1
+            }
+            // Deadlocked queues would block close() too: only a test that passed so far goes on.
+            try #require(echoed == 20)
+            socket.close()
+        }
+    }
+
+    @Test(
         "close: queued sends dropped silently, didClose with nil; the object binds again; closeAfterSending drains first"
     )
     func closing() async throws {

@@ -180,7 +180,7 @@ extension QueueUdpSocket {
             for _ in batch { deliveryEnded() }
             return
         }
-        let box = UdpDelegateBox(delegate)
+        let box = DelegateBox(delegate)
         queue.async { [self] in
             for delivery in batch {
                 box.delegate?.udpSocket(

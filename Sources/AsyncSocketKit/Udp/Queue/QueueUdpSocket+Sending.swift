@@ -10,14 +10,16 @@ import Foundation
 // Work that leaves the socket queue (a lookup, an asynchronous filter) carries the close count and
 // is dropped when the socket closed meanwhile.
 //
-// A send joins the queue with `sync`, not `async` as GCDAsyncUdpSocket did: on an idle socket queue
-// libdispatch runs a `sync` block on the caller's thread, so a delegate answering a datagram sends it
-// without waking another thread (an `async` was a thread wake-up per datagram; Benchmarks/UDP.md).
-// The caller waits at most for the socket queue's current block. The one way that wait could never end
-// is a synchronous filter: the socket queue waits in `filter.queue.sync` for a queue whose thread may be
-// the one sending. So while a synchronous filter on another queue is set, sends are queued with
-// `async`; `blockingFilter` says so, raised before such a filter is installed and lowered only after
-// the last one is gone.
+// On a socket queue the socket made itself, a send joins the queue with `sync`, not `async` as
+// GCDAsyncUdpSocket did: on an idle serial queue libdispatch runs a `sync` block on the caller's thread,
+// so a delegate answering a datagram sends it without waking another thread (an `async` was a thread
+// wake-up per datagram; Benchmarks/UDP.md). The caller waits at most for the socket queue's current
+// block, with two exceptions, where `async` stays: a socket queue the caller gave may target the
+// caller's own queue (GCD's way to keep a socket on its delegate's thread), and a `sync` from that queue
+// would wait for itself (libdispatch stops the program); and a synchronous filter makes the socket queue
+// wait in `filter.queue.sync` for a queue whose thread may be the one sending. `blockingFilter` says a
+// synchronous filter on another queue is set: raised before such a filter is installed, lowered only
+// after the last is gone.
 extension QueueUdpSocket {
     /// Sends `data` to the connected peer (`sendData:withTimeout:tag:`); a negative `timeout` waits
     /// for room as long as it takes. An empty `data` is an empty datagram.
@@ -108,7 +110,7 @@ extension QueueUdpSocket {
     }
 
     private func enqueue(_ packet: QueueUdpPacket) {
-        guard !blockingFilter.load(ordering: .sequentiallyConsistent) else {
+        guard socketQueueIsOwn, !blockingFilter.load(ordering: .sequentiallyConsistent) else {
             return async { [self] in
                 sends.append(packet)
                 dequeueSends()

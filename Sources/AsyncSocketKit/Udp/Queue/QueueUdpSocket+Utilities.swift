@@ -18,7 +18,7 @@ extension QueueUdpSocket {
 
     /// Sets both, asynchronously (`setDelegate:delegateQueue:`).
     public func setDelegate(_ delegate: (any QueueUdpSocketDelegate)?, delegateQueue: DispatchQueue?) {
-        let box = UdpDelegateBox(delegate)
+        let box = DelegateBox(delegate)
         async { [self] in
             storedDelegate = box.delegate
             storedDelegateQueue = delegateQueue

@@ -29,6 +29,9 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     public static let maxPendingDatagrams = 256
 
     let socketQueue: DispatchQueue
+    /// The socket made its queue itself: nothing but the system's queues is above it, so a `sync` onto
+    /// it cannot wait for the caller's own queue (QueueUdpSocket+Sending.swift).
+    let socketQueueIsOwn: Bool
     static let queueKey = DispatchSpecificKey<UInt>()
     let identity: UInt
     let logger: Logger?
@@ -101,7 +104,7 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     ) {
         self.init(
             delegate: delegate, delegateQueue: delegateQueue, queue: DispatchQueue(label: Self.queueName),
-            logger: logger)
+            queueIsOwn: true, logger: logger)
     }
 
     /// A socket whose state lives on `socketQueue` (`initWithDelegate:delegateQueue:socketQueue:`,
@@ -116,13 +119,15 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
         }
         self.init(
             delegate: delegate, delegateQueue: delegateQueue,
-            queue: socketQueue ?? DispatchQueue(label: Self.queueName), logger: logger)
+            queue: socketQueue ?? DispatchQueue(label: Self.queueName), queueIsOwn: socketQueue == nil, logger: logger)
     }
 
     private init(
-        delegate: (any QueueUdpSocketDelegate)?, delegateQueue: DispatchQueue?, queue: DispatchQueue, logger: Logger?
+        delegate: (any QueueUdpSocketDelegate)?, delegateQueue: DispatchQueue?, queue: DispatchQueue, queueIsOwn: Bool,
+        logger: Logger?
     ) {
         socketQueue = queue
+        socketQueueIsOwn = queueIsOwn
         identity = UInt(bitPattern: ObjectIdentifier(queue).hashValue)
         self.logger = logger
         storedDelegate = delegate
@@ -155,7 +160,7 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     /// Dispatches `body` to the delegate queue with the delegate of this moment (as GCD captures it).
     func notify(_ body: @escaping @Sendable (any QueueUdpSocketDelegate) -> Void) {
         guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
-        let box = UdpDelegateBox(delegate)
+        let box = DelegateBox(delegate)
         queue.async {
             if let delegate = box.delegate {
                 body(delegate)
@@ -181,7 +186,7 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     public var delegate: (any QueueUdpSocketDelegate)? {
         get { sync { storedDelegate } }
         set {
-            let box = UdpDelegateBox(newValue)
+            let box = DelegateBox(newValue)
             async { [self] in storedDelegate = box.delegate }
         }
     }
@@ -316,14 +321,4 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
 
     /// The open descriptors (IPv4 first), for tests.
     package var descriptors: [Int32] { sync { [socket4, socket6].filter { $0 >= 0 } } }
-}
-
-/// A delegate reference handed to the delegate queue (used only there); strong, as GCD captures
-/// the delegate at the time of dispatch.
-struct UdpDelegateBox: @unchecked Sendable {
-    let delegate: (any QueueUdpSocketDelegate)?
-
-    init(_ delegate: (any QueueUdpSocketDelegate)?) {
-        self.delegate = delegate
-    }
 }
