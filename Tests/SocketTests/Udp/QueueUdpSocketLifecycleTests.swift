@@ -178,10 +178,12 @@ struct QueueUdpSocketLifecycleTests {
             let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             try socket.bind(toPort: 0, interface: "127.0.0.1")
             let sockets = socketTargets(socket.descriptors)
+            let port = socket.localPort
             socket.close()
+            #expect(stillOpen(sockets).isEmpty)  // gone when close returns
+            #expect(bindsWithoutReuse(port: port))  // so its port is free at once
             #expect(recorder.wait(for: 1))
             #expect(recorder.events == ["closed"] && socket.isClosed)
-            #expect(waitUntil { stillOpen(sockets).isEmpty })
             try socket.bind(toPort: 0, interface: "127.0.0.1")
             #expect(!socket.isClosed)
             let peer = UdpPeer()
@@ -365,6 +367,18 @@ private final class EchoingDelegate: QueueUdpSocketDelegate, @unchecked Sendable
 /// socket any test opens, the inode names this socket only.
 private func socketTargets(_ descriptors: [Int32]) -> [String] {
     descriptors.map { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) ?? "?" }
+}
+
+/// Whether a datagram socket without `SO_REUSEADDR` can bind 127.0.0.1:`port` (nothing else holds it).
+private func bindsWithoutReuse(port: UInt16) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(fd) }
+    var address = UdpPeer.loopback(ipv6: false, port: port)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
 }
 
 /// The ones of `sockets` some descriptor of the process still is.

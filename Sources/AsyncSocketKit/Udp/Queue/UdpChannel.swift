@@ -5,6 +5,8 @@ import Glibc
 // descriptor to stay open until every source on it has been cancelled, and a suspended or never
 // activated source must be resumed before it is cancelled and released: the channel keeps the
 // suspension state so `close` can do both, and closes the descriptor from the last cancel handler.
+// The socket itself goes at once (SafeClose.detach, as for QueueSocket): its port is free and no
+// datagram reaches it once `close` returns, while the number stays valid for libdispatch.
 
 /// The read and write sources of one datagram descriptor, on the socket queue. Used only there.
 final class UdpChannel {
@@ -40,12 +42,14 @@ final class UdpChannel {
         if watching { writeSource.resume() } else { writeSource.suspend() }
     }
 
-    /// Cancels both sources; the descriptor closes when both cancel handlers have run.
+    /// Closes the socket now and cancels both sources; the descriptor number is given back when both
+    /// cancel handlers have run.
     func close() {
         watchReadable(true)
         watchWritable(true)
         readSource.cancel()
         writeSource.cancel()
+        SafeClose.detach(fd)
     }
 }
 
