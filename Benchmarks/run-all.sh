@@ -99,7 +99,7 @@ if [[ ${TLS:-1} == 1 ]]; then
         sed -n '/^| measure | value |$/,$p' "$TLS_OUT"
     } >>"$OUT"
 fi
-# Datagram echo (udp-echo.sh: RunLoopUdpSocket and QueueUdpSocket beside the C echoes, about three
+# Datagram echo (udp-echo.sh: RunLoopUdpSocket and QueueUdpSocket beside the C echoes and SwiftNIO, about four
 # minutes). UDP=0 skips it.
 if [[ ${UDP:-1} == 1 ]]; then
     echo "== datagram echo (udp-echo.sh) =="

@@ -4,6 +4,9 @@
 // port+1 : line echo — frames on '\n' with a ByteToMessageDecoder (memchr scan), each decoded
 //          line is copied into one outbound ByteBuffer that is written+flushed on channelReadComplete
 //          (the same amount of work as the C servers, which append each line to an output buffer).
+// UDP port: datagram echo on a DatagramBootstrap channel — each AddressedEnvelope written back to its
+//          sender, flushed on channelReadComplete (NIO's own UDP echo example, with the TCP side's
+//          maxMessagesPerRead of 16; no vector reads: NIO leaves them off by default).
 import NIOCore
 import NIOPosix
 
@@ -71,6 +74,21 @@ final class LineEchoHandler: ChannelInboundHandler {
     }
 }
 
+final class DatagramEchoHandler: ChannelInboundHandler {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    typealias OutboundOut = AddressedEnvelope<ByteBuffer>
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.write(data, promise: nil)
+    }
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.flush()
+    }
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A refused send (ICMP) must not end the echo: keep the channel open.
+    }
+}
+
 // Pitfall: Glibc `stdout` is a mutable C global -> error in Swift 6 mode; flush with fflush(nil) instead.
 let args = CommandLine.arguments
 let port = args.count > 1 ? Int(args[1])! : 9000
@@ -100,7 +118,15 @@ func bootstrap(line: Bool) -> ServerBootstrap {
 
 let raw = try bootstrap(line: false).bind(host: "127.0.0.1", port: port).wait()
 let lines = try bootstrap(line: true).bind(host: "127.0.0.1", port: port + 1).wait()
-print("READY nio port=\(port) lineport=\(port + 1) threads=\(threads)")
+let datagrams = try DatagramBootstrap(group: group)
+    .channelOption(.socketOption(.so_reuseaddr), value: 1)
+    .channelOption(.maxMessagesPerRead, value: 16)
+    .channelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(DatagramEchoHandler()) }
+    }
+    .bind(host: "127.0.0.1", port: port).wait()
+print("READY nio port=\(port) lineport=\(port + 1) udpport=\(port) threads=\(threads)")
 fflush(nil)
 try raw.closeFuture.wait()
 _ = lines
+_ = datagrams
