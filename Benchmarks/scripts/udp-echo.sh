@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Datagram echo, side by side: RunLoopUdpSocket (RunLoopEchoServer's UDP port) and QueueUdpSocket
+# Datagram echo, side by side: RunLoopUdpSocket (RunLoopEchoServer's UDP port: "runloop" on the native
+# engine, "runloop-qc" on the queue-core engine) and QueueUdpSocket
 # (QueueEchoServer's: "queue" with its own socket queue, "queue-targeted" with the socket queue targeting
 # the delegate queue) next to a C echo with one
 # recvfrom/sendto per datagram, a C echo with recvmmsg/sendmmsg (Benchmarks/Peers/c/echo_udp.c) and
@@ -38,10 +39,11 @@ declare -A CMD=(
     [c-mmsg]="$OUT_DIR/echo_udp --mmsg"
     [nio]="$NIO_DIR/.build/release/NIOEchoServer"
     [runloop]="$BIN/RunLoopEchoServer"
+    [runloop-qc]="$BIN/RunLoopEchoServer --engine queue-core"
     [queue]="$BIN/QueueEchoServer"
     [queue-targeted]="$BIN/QueueEchoServer --udp-queue-targets-delegate-queue"
 )
-read -r -a SERVERS <<<"${UDP_SERVERS:-c-recvfrom c-mmsg nio runloop queue queue-targeted}"
+read -r -a SERVERS <<<"${UDP_SERVERS:-c-recvfrom c-mmsg nio runloop runloop-qc queue queue-targeted}"
 ROWS=("64 1" "64 16" "1400 1" "1400 16")
 RAW=$OUT_DIR/raw.txt
 : >"$RAW"
@@ -85,9 +87,9 @@ rows = {}
 for line in open(sys.argv[1]):
     fields = dict(re.findall(r"(\w+)=([^\s]+)", line))
     rows.setdefault((fields["server"], int(fields["size"]), int(fields["peers"])), []).append(fields)
-servers = ["c-recvfrom", "c-mmsg", "nio", "runloop", "queue", "queue-targeted"]
+servers = ["c-recvfrom", "c-mmsg", "nio", "runloop", "runloop-qc", "queue", "queue-targeted"]
 # Ratios against SwiftNIO (the issue's targets: runloop >= 0.9x, queue >= 0.8x), the C echoes' included.
-ours = ["c-recvfrom", "c-mmsg", "runloop", "queue", "queue-targeted"]
+ours = ["c-recvfrom", "c-mmsg", "runloop", "runloop-qc", "queue", "queue-targeted"]
 print("| datagram, peers | " + " | ".join(servers) + "".join(f" | {name} / nio" for name in ours) + " |")
 print("|---|" + "---|" * (len(servers) + len(ours)))
 for size, peers in [(64, 1), (64, 16), (1400, 1), (1400, 16)]:

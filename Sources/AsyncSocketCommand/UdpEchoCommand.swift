@@ -16,6 +16,9 @@ struct UdpEchoCommand: ParsableCommand {
     @Option(help: "The socket class: legacy (RunLoopUdpSocket) or queue (QueueUdpSocket).")
     var api: SocketAPI = .legacy
 
+    @Option(help: "Who watches RunLoopUdpSocket's descriptors (--api legacy): the loop, or libdispatch (queue-core).")
+    var engine: EngineChoice = .native
+
     @Option(help: "The address to bind (every address of both families when not given).")
     var host: String?
 
@@ -32,6 +35,7 @@ struct UdpEchoCommand: ParsableCommand {
 
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if api == .queue && engine != .native { throw ValidationError("--engine goes with --api legacy") }
     }
 
     func run() throws {
@@ -46,7 +50,7 @@ struct UdpEchoCommand: ParsableCommand {
             try echo.socket.beginReceiving()
             dispatchMain()
         }
-        let echo = UdpEcho(remaining: count, logger: logger)
+        let echo = UdpEcho(remaining: count, engine: engine.engine, logger: logger)
         echo.socket.maxReceiveBufferSize = UInt32(maxDatagram)
         try echo.socket.bind(toAddress: host, port: port)
         print("udp-echo: listening on port \(echo.socket.localPort)")
@@ -62,10 +66,10 @@ final class UdpEcho: RunLoopUdpSocketDelegate {
     private var remaining: Int?
     private let logger: Logger
 
-    init(remaining: Int?, logger: Logger) {
+    init(remaining: Int?, engine: RunLoopSocket.Engine, logger: Logger) {
         self.remaining = remaining
         self.logger = logger
-        socket = RunLoopUdpSocket(logger: logger)
+        socket = RunLoopUdpSocket(engine: engine, logger: logger)
         socket.delegate = self
     }
 

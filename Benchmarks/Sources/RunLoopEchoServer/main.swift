@@ -1,7 +1,8 @@
-// An echo server on RunLoopSocket's native engine, for Benchmarks/Peers/run-peers.sh:
+// An echo server on RunLoopSocket (native engine unless --engine says otherwise), for
+// Benchmarks/Peers/run-peers.sh and Benchmarks/scripts/udp-echo.sh:
 // raw echo on PORT (read what is available, write it back) and line echo on PORT+1 (read to "\n",
-// write the line back), and UDP echo on PORT (RunLoopUdpSocket, native engine; every datagram sent
-// back). One EventRunLoop thread, TCP_NODELAY like the peers.
+// write the line back), and UDP echo on PORT (RunLoopUdpSocket on the same engine; every datagram
+// sent back). One EventRunLoop thread, TCP_NODELAY like the peers.
 //
 //   RunLoopEchoServer PORT [--engine native|queue-core]
 import AsyncSocketKit
@@ -24,7 +25,7 @@ let lines = RunLoopEchoDelegate(lines: true)
 let rawListener = RunLoopSocket(delegate: raw, engine: engine)
 let lineListener = RunLoopSocket(delegate: lines, engine: engine)
 let udpEcho = RunLoopUdpEchoDelegate()
-let udpSocket = RunLoopUdpSocket(delegate: udpEcho, families: .ipv4Only)
+let udpSocket = RunLoopUdpSocket(delegate: udpEcho, families: .ipv4Only, engine: engine)
 udpSocket.maxReceiveBufferSize = 65_507
 do {
     try rawListener.acceptOnInterface("127.0.0.1", port: port)

@@ -68,11 +68,12 @@ extension RunLoopUdpSocket {
         loop.schedule(report)
     }
 
-    /// Drops the timers, the deferred work and the sources, and closes the descriptors.
+    /// Closes the descriptors (each through its watch, which may need it open a little longer) and
+    /// drops the timers and the deferred work.
     func tearDown() {
+        closeDescriptor(ipv4: true)
+        closeDescriptor(ipv4: false)
         unregisterFromLoop()
-        closeSocket(ipv4: true)
-        closeSocket(ipv4: false)
     }
 
     /// Drops everything the socket registered on its loop: timers, deferred work, sources (a pending
@@ -89,8 +90,8 @@ extension RunLoopUdpSocket {
         sendDequeue = nil
         receiveDequeue = nil
         closeCheck = nil
-        source4?.cancel()
-        source6?.cancel()
+        source4?.stop(closing: false)
+        source6?.stop(closing: false)
         source4 = nil
         source6 = nil
     }
@@ -98,61 +99,61 @@ extension RunLoopUdpSocket {
     /// Closes one family's descriptor for good (the other family was chosen, or the socket closes). A
     /// send waiting for room on it is tried again, to report the family gone.
     func closeSocket(ipv4: Bool) {
-        defer {
-            if !closed, operations.currentSend != nil {
-                scheduleSendDequeue()
-            }
+        closeDescriptor(ipv4: ipv4)
+        if !closed, operations.currentSend != nil {
+            scheduleSendDequeue()
+        }
+    }
+
+    private func closeDescriptor(ipv4: Bool) {
+        let fd = ipv4 ? socket4 : socket6
+        if let watch = ipv4 ? source4 : source6 {
+            watch.stop(closing: true)
+        } else if fd >= 0 {
+            Glibc.close(fd)
         }
         if ipv4 {
-            source4?.cancel()
             source4 = nil
-            if socket4 >= 0 { Glibc.close(socket4) }
             socket4 = -1
         } else {
-            source6?.cancel()
             source6 = nil
-            if socket6 >= 0 { Glibc.close(socket6) }
             socket6 = -1
         }
     }
 }
 
-/// What a socket released off its loop's thread still holds there: its sources and timers, cancelled
-/// on that thread, and its descriptors, closed there after them (closed earlier, a descriptor number
-/// could be reused while the loop still watches it).
+/// What a socket released off its loop's thread still holds there: its watches and timers, stopped
+/// on that thread, and its descriptors, closed there by their watches (closed earlier, a descriptor
+/// number could be reused while the loop still watches it).
 final class UdpRegistrations: @unchecked Sendable {
     // @unchecked Sendable: made in the socket's deinit and opened only inside `release(on:)`'s block,
-    // which runs on the loop's thread, the only thread that touches sources; nothing else holds it.
-    private let sources: [RunLoopFileSource]
+    // which runs on the loop's thread, the only thread that touches watches, or, once that thread
+    // has ended, by `release(on:)` itself; nothing else holds it.
+    private let descriptors: [(fd: Int32, watch: (any DatagramWatch)?)]
     private let timers: [RunLoopTimer]
-    private let descriptors: [Int32]
 
     private let modes: [RunLoopMode]
 
     init(_ socket: RunLoopUdpSocket) {
-        sources = [socket.source4, socket.source6].compactMap { $0 }
+        descriptors = [(socket.socket4, socket.source4), (socket.socket6, socket.source6)].filter { $0.0 >= 0 }
         timers = [socket.sendTimer, socket.receiveTimer].compactMap { $0 }
-        descriptors = [socket.socket4, socket.socket6].filter { $0 >= 0 }
         modes = socket.modes + [.common]
     }
 
-    /// Cancels and closes on the loop's thread, in the socket's modes (its sources run only there);
+    /// Stops and closes on the loop's thread, in the socket's modes (its sources run only there);
     /// once that thread has ended (its sources already cancelled), closes the descriptors here.
     func release(on loop: EventRunLoop) {
         let queued = loop.performFromAnotherThread(inModes: modes) { [self] in
-            for source in sources {
-                source.cancel()
-            }
             for timer in timers {
                 timer.invalidate()
             }
-            for descriptor in descriptors {
-                Glibc.close(descriptor)
+            for (fd, watch) in descriptors {
+                if let watch { watch.stop(closing: true) } else { Glibc.close(fd) }
             }
         }
         if !queued {
-            for descriptor in descriptors {
-                Glibc.close(descriptor)
+            for (fd, watch) in descriptors {
+                if let watch { watch.closeAfterLoopEnded() } else { Glibc.close(fd) }
             }
         }
     }

@@ -112,20 +112,25 @@ extension RunLoopUdpSocket {
 
     // MARK: Sources and timers
 
-    /// Watches each open descriptor on the loop (nothing wanted yet).
+    /// Watches each open descriptor, on the loop or with libdispatch as the engine says (nothing
+    /// wanted yet).
     func registerSources() {
         if socket4 >= 0 {
-            let descriptor = socket4
-            source4 = loop.addFileSource(descriptor, modes: modes) { [weak self] event in
-                self?.fromLoop { $0.sourceFired(event) }
-            }
+            source4 = watch(socket4)
         }
         if socket6 >= 0 {
-            let descriptor = socket6
-            source6 = loop.addFileSource(descriptor, modes: modes) { [weak self] event in
-                self?.fromLoop { $0.sourceFired(event) }
-            }
+            source6 = watch(socket6)
         }
+    }
+
+    private func watch(_ fd: Int32) -> any DatagramWatch {
+        let fired: (RunLoopFileSource.Event) -> Void = { [weak self] event in
+            self?.fromLoop { $0.sourceFired(event) }
+        }
+        guard let watchQueue else {
+            return loop.addFileSource(fd, modes: modes, fired)
+        }
+        return DispatchDatagramWatch(fd, queue: watchQueue, loop: loop, modes: modes, fired)
     }
 
     private func sourceFired(_ event: RunLoopFileSource.Event) {

@@ -1,4 +1,5 @@
 import CAsyncSocketShims
+import Dispatch
 import Foundation
 import Logging
 
@@ -40,8 +41,12 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
 
     var socket4: Int32 = -1
     var socket6: Int32 = -1
-    var source4: RunLoopFileSource?
-    var source6: RunLoopFileSource?
+    var source4: (any DatagramWatch)?
+    var source6: (any DatagramWatch)?
+    /// The engine the socket was made with.
+    public let engine: RunLoopSocket.Engine
+    /// The queue libdispatch watches the descriptors on (the queue-core engine only).
+    let watchQueue: DispatchQueue?
     var didBind = false
     var didConnect = false
     var closed = false
@@ -72,13 +77,20 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     /// default mode (`initWithDelegate:userData:`; `families` for `initIPv4` / `initIPv6`). A
     /// socket the system refuses (no descriptor left) is reported to `logger` and leaves its family
     /// unavailable (``isIPv4`` / ``isIPv6`` are `false`).
+    ///
+    /// `engine` chooses who watches the descriptors: the loop itself (``RunLoopSocket/Engine/native``)
+    /// or libdispatch, on a queue of the socket's, with each readiness carried to the loop
+    /// (``RunLoopSocket/Engine/queueCore``). The reads, the writes and every callback happen on the
+    /// loop's thread, in the socket's modes, with either; the behavior is the same.
     public init(
         delegate: (any RunLoopUdpSocketDelegate)? = nil, userData: Int = 0, families: AddressFamilies = .both,
-        logger: Logger? = nil
+        engine: RunLoopSocket.Engine = .native, logger: Logger? = nil
     ) {
         storedDelegate = delegate
         storedUserData = userData
         self.logger = logger
+        self.engine = engine
+        watchQueue = engine == .queueCore ? DispatchQueue(label: "RunLoopUdpSocket") : nil
         loop = EventRunLoop.current
         if families != .ipv6Only {
             socket4 = openSocket(AF_INET)
@@ -251,6 +263,7 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
         if didBind { parts.append("bound") }
         if didConnect { parts.append("connected") }
         if closed { parts.append("closed") }
+        if engine == .queueCore { parts.append("queue-core") }
         return "RunLoopUdpSocket(\(parts.joined(separator: ", ")))"
     }
 }

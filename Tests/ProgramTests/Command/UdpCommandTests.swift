@@ -5,12 +5,12 @@ import Testing
 @Suite("asyncsocket udp-echo and udp-send")
 struct UdpCommandTests {
     @Test(
-        "udp-send's datagrams come back from udp-echo on either API, each reply printed; it exits after --count",
-        arguments: ["legacy", "queue"])
-    func sendToEcho(api: String) async throws {
+        "udp-send's datagrams come back from udp-echo on either API and engine, each reply printed; it exits after --count",
+        arguments: [["--api", "legacy"], ["--api", "legacy", "--engine", "queue-core"], ["--api", "queue"]])
+    func sendToEcho(api: [String]) async throws {
         try await onNewThread {
             let echo = try ChildProcess(
-                built: "asyncsocket", ["udp-echo", "--api", api, "--host", "127.0.0.1", "--port", "0", "--count", "3"])
+                built: "asyncsocket", ["udp-echo"] + api + ["--host", "127.0.0.1", "--port", "0", "--count", "3"])
             defer { echo.stop() }
             let port = try #require(echo.port(announcedBy: "udp-echo: listening on port"))
             let send = try ChildProcess(built: "asyncsocket", ["udp-send", "127.0.0.1", "\(port)", "one", "two"])

@@ -6,12 +6,12 @@ import Testing
 @Suite("RunLoopUdpSocket: connecting, closing, run loops and modes, multicast and broadcast")
 struct RunLoopUdpSocketLifecycleTests {
     @Test(
-        "connected: sends go to the peer, the other family closes, the peer's host and port answer; unconnected sends are refused"
-    )
-    func connected() async throws {
+        "connected: sends go to the peer, the other family closes, the peer's host and port answer; unconnected sends are refused",
+        arguments: RunLoopSocket.Engine.allCases)
+    func connected(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             let peer = UdpPeer()
             #expect(!socket.send(Data("x".utf8), withTimeout: 5, tag: 0), "not connected")
             #expect(socket.maximumTransmissionUnit == 0, "not connected")
@@ -52,11 +52,37 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
-    @Test("a datagram another sender queued before the connect is dropped; the connected peer's completes the receive")
-    func strayBeforeConnect() async throws {
+    @Test(
+        "queue-core engine: libdispatch does not report the ICMP refusal to the pending receive; a later send gets ECONNREFUSED"
+    )
+    func refusedOnConnectedSocketQueueCore() async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: .queueCore)
+            try socket.connect(toAddress: loopbackAddress(port: freeUdpPort()))
+            socket.receive(withTimeout: 30, tag: 1)
+            // Each send is answered before the next is queued; the refusal of one surfaces on a later one.
+            var refused = false
+            for tag in 2...20 where !refused {
+                #expect(socket.send(Data("anyone?".utf8), withTimeout: 5, tag: tag))
+                #expect(
+                    runUntil { recorder.events.contains { $0 == "send \(tag)" || $0.hasPrefix("not-send \(tag) ") } })
+                refused = recorder.events.contains("not-send \(tag) \(NSPOSIXErrorDomain) \(ECONNREFUSED)")
+            }
+            #expect(refused, "\(recorder.events)")
+            #expect(recorder.events.first == "send 2")
+            #expect(!recorder.events.contains { $0.hasPrefix("not-receive") })
+            #expect(!socket.isClosed && socket.isConnected)
+        }
+    }
+
+    @Test(
+        "a datagram another sender queued before the connect is dropped; the connected peer's completes the receive",
+        arguments: RunLoopSocket.Engine.allCases)
+    func strayBeforeConnect(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             let stranger = UdpPeer()
             let peer = UdpPeer()
@@ -71,14 +97,16 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
-    @Test("a delegate that closes inside didReceive gets no more callbacks but the close")
-    func closeInsideReceive() async throws {
+    @Test(
+        "a delegate that closes inside didReceive gets no more callbacks but the close",
+        arguments: RunLoopSocket.Engine.allCases)
+    func closeInsideReceive(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
             recorder.onEvent = { sock, event in
                 if event.hasPrefix("receive") { sock.close() }
             }
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             socket.receive(withTimeout: 10, tag: 1)
             socket.receive(withTimeout: 0.05, tag: 2)
@@ -93,9 +121,9 @@ struct RunLoopUdpSocketLifecycleTests {
     }
 
     @Test(
-        "misuse throws AsyncSocketUsageError in the original exception's words; enableBroadcast after close does nothing"
-    )
-    func misuseWords() async throws {
+        "misuse throws AsyncSocketUsageError in the original exception's words; enableBroadcast after close does nothing",
+        arguments: RunLoopSocket.Engine.allCases)
+    func misuseWords(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             func message(_ body: () throws -> Void) -> String? {
                 do {
@@ -108,7 +136,7 @@ struct RunLoopUdpSocketLifecycleTests {
                 }
             }
             let peer = UdpPeer()
-            let socket = RunLoopUdpSocket()
+            let socket = RunLoopUdpSocket(engine: engine)
             #expect(
                 message { try socket.joinMulticastGroup("239.1.2.3") }
                     == "Must bind a socket before joining a multicast group.")
@@ -120,14 +148,14 @@ struct RunLoopUdpSocketLifecycleTests {
                     == "Cannot connect a socket more than once.")
             #expect(
                 message { try socket.joinMulticastGroup("239.1.2.3") } == "Cannot join a multicast group if connected.")
-            let connectedFirst = RunLoopUdpSocket()
+            let connectedFirst = RunLoopUdpSocket(engine: engine)
             try connectedFirst.connect(toHost: "127.0.0.1", port: peer.port)
             #expect(connectedFirst.localPort != 0)
             #expect(
                 message { try connectedFirst.bind(toPort: 0) }
                     == "Cannot bind after connecting. If needed, bind first, then connect.")
             let invalid = #expect(throws: AsyncUdpSocketError.self) {
-                try RunLoopUdpSocket().connect(toAddress: Data(count: 10))
+                try RunLoopUdpSocket(engine: engine).connect(toAddress: Data(count: 10))
             }
             #expect(invalid?.message == "remoteAddr parameter is not a valid address")
             socket.close()
@@ -136,11 +164,13 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
-    @Test("bad input: each call refused or thrown as the original did, nothing crashes")
-    func badInput() async throws {
+    @Test(
+        "bad input: each call refused or thrown as the original did, nothing crashes",
+        arguments: RunLoopSocket.Engine.allCases)
+    func badInput(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             #expect(!socket.send(Data(), toHost: "127.0.0.1", port: 9, withTimeout: 1, tag: 0), "empty datagram")
             #expect(!socket.send(Data("x".utf8), toAddress: Data([1, 2, 3]), withTimeout: 1, tag: 0))
             let overlong = String(repeating: "a", count: 254)
@@ -180,12 +210,12 @@ struct RunLoopUdpSocketLifecycleTests {
     }
 
     @Test(
-        "close: queued work dropped without callbacks, onUdpSocketDidClose after the call returns, then the socket is spent"
-    )
-    func closeNow() async throws {
+        "close: queued work dropped without callbacks, onUdpSocketDidClose after the call returns, then the socket is spent",
+        arguments: RunLoopSocket.Engine.allCases)
+    func closeNow(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             socket.receive(withTimeout: 10, tag: 1)
             #expect(socket.send(Data("x".utf8), toHost: "127.0.0.1", port: UdpPeer().port, withTimeout: 5, tag: 2))
@@ -199,11 +229,13 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
-    @Test("closeAfterSending: new work refused, queued sends finish, a pending receive does not hold the close")
-    func closeAfterSending() async throws {
+    @Test(
+        "closeAfterSending: new work refused, queued sends finish, a pending receive does not hold the close",
+        arguments: RunLoopSocket.Engine.allCases)
+    func closeAfterSending(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             let peer = UdpPeer()
             #expect(socket.send(Data("a".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 1))
             #expect(socket.send(Data("b".utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: 2))
@@ -215,11 +247,13 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
-    @Test("closeAfterReceiving closes once the pending receive completes; closeAfterSendingAndReceiving waits for both")
-    func closeAfterReceiving() async throws {
+    @Test(
+        "closeAfterReceiving closes once the pending receive completes; closeAfterSendingAndReceiving waits for both",
+        arguments: RunLoopSocket.Engine.allCases)
+    func closeAfterReceiving(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             socket.receive(withTimeout: 10, tag: 1)
             socket.closeAfterReceiving()
@@ -229,7 +263,7 @@ struct RunLoopUdpSocketLifecycleTests {
             #expect(recorder.events == ["receive 1 last from 127.0.0.1", "close"])
 
             let both = UdpRecorder()
-            let other = RunLoopUdpSocket(delegate: both)
+            let other = RunLoopUdpSocket(delegate: both, engine: engine)
             try other.bind(toAddress: "127.0.0.1", port: 0)
             other.receive(withTimeout: 0.1, tag: 5)
             #expect(other.send(Data("x".utf8), toHost: "127.0.0.1", port: UdpPeer().port, withTimeout: 5, tag: 6))
@@ -239,11 +273,33 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
-    @Test("a socket released without close gives its descriptors back and reports nothing")
-    func releasedWithoutClose() async throws {
+    @Test(
+        "an open socket keeps its modes busy: run() waits for a datagram to a receive without a timeout; closed, it returns",
+        arguments: RunLoopSocket.Engine.allCases)
+    func openSocketKeepsLoopRunning(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            var socket: RunLoopUdpSocket? = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, families: .ipv4Only, engine: engine)
+            try socket.bind(toAddress: "127.0.0.1", port: 0)
+            socket.receive(withTimeout: -1, tag: 1)
+            let port = socket.localPort
+            // Sent from the loop once it runs with nothing else in the mode: only the socket keeps it.
+            EventRunLoop.current.enqueue { UdpPeer().send(bytes("late"), to: port) }
+            #expect(runUntil { !recorder.events.isEmpty })
+            #expect(recorder.events == ["receive 1 late from 127.0.0.1"])
+            socket.close()
+            #expect(runUntil { recorder.events.last == "close" })
+            #expect(EventRunLoop.current.run(mode: .default, timeout: 5) == .finished)
+        }
+    }
+
+    @Test(
+        "a socket released without close gives its descriptors back and reports nothing",
+        arguments: RunLoopSocket.Engine.allCases)
+    func releasedWithoutClose(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let recorder = UdpRecorder()
+            var socket: RunLoopUdpSocket? = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket?.bind(toPort: 0)
             socket?.receive(withTimeout: 10, tag: 1)
             let sockets = (socket?.descriptors ?? []).map { fd in
@@ -258,11 +314,13 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
-    @Test("in a custom mode only: a datagram is delivered while the loop runs in that mode, not in the default one")
-    func modes() async throws {
+    @Test(
+        "in a custom mode only: a datagram is delivered while the loop runs in that mode, not in the default one",
+        arguments: RunLoopSocket.Engine.allCases)
+    func modes(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             let modal = RunLoopMode("com.example.udp")
             #expect(!socket.setRunLoopModes([]))
             #expect(socket.setRunLoopModes([modal]))
@@ -277,8 +335,10 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
-    @Test("moveToRunLoop: the pending receive and its callbacks follow the socket to the other loop's thread")
-    func movesToAnotherLoop() async throws {
+    @Test(
+        "moveToRunLoop: the pending receive and its callbacks follow the socket to the other loop's thread",
+        arguments: RunLoopSocket.Engine.allCases)
+    func movesToAnotherLoop(engine: RunLoopSocket.Engine) async throws {
         let worker = EventRunLoopThread(name: "udp-worker")
         defer { worker.terminate() }
         let done = CallLog()
@@ -287,7 +347,7 @@ struct RunLoopUdpSocketLifecycleTests {
             recorder.onEvent = { sock, event in
                 done.add("\(event) on worker: \(sock.runLoop === worker.loop && worker.loop.isCurrent)")
             }
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             socket.receive(withTimeout: 10, tag: 1)
             #expect(!socket.moveToRunLoop(nil))
@@ -302,8 +362,10 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
-    @Test("moved inside didReceive answering true: that receive ends; the next one and its timeout run on the new loop")
-    func moveInsideReceive() async throws {
+    @Test(
+        "moved inside didReceive answering true: that receive ends; the next one and its timeout run on the new loop",
+        arguments: RunLoopSocket.Engine.allCases)
+    func moveInsideReceive(engine: RunLoopSocket.Engine) async throws {
         let worker = EventRunLoopThread(name: "udp-worker")
         defer { worker.terminate() }
         let log = CallLog()
@@ -313,7 +375,7 @@ struct RunLoopUdpSocketLifecycleTests {
                 log.add("\(event) on worker: \(worker.loop.isCurrent)")
                 if event.hasPrefix("receive 1") { sock.moveToRunLoop(worker.loop) }
             }
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             socket.receive(withTimeout: 10, tag: 1)
             socket.receive(withTimeout: 0.2, tag: 2)
@@ -332,12 +394,12 @@ struct RunLoopUdpSocketLifecycleTests {
     }
 
     @Test(
-        "multicast: joined on the loopback interface, a datagram to the group arrives; the IPv6 socket closes; leave works once"
-    )
-    func multicast() async throws {
+        "multicast: joined on the loopback interface, a datagram to the group arrives; the IPv6 socket closes; leave works once",
+        arguments: RunLoopSocket.Engine.allCases)
+    func multicast(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toPort: 0)
             try socket.joinMulticastGroup("239.255.42.7", withAddress: "127.0.0.1")
             #expect(socket.isIPv4 && !socket.isIPv6)
@@ -362,10 +424,11 @@ struct RunLoopUdpSocketLifecycleTests {
     }
 
     @Test(
-        "multicast sending options: interface, time to live, loopback; a closed family or a foreign address is refused")
-    func multicastOptions() async throws {
+        "multicast sending options: interface, time to live, loopback; a closed family or a foreign address is refused",
+        arguments: RunLoopSocket.Engine.allCases)
+    func multicastOptions(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
-            let socket = RunLoopUdpSocket(families: .ipv4Only)
+            let socket = RunLoopUdpSocket(families: .ipv4Only, engine: engine)
             try socket.setMulticastInterface("127.0.0.1")
             try socket.setMulticastTimeToLive(4)
             try socket.setMulticastLoopback(false)
@@ -386,13 +449,15 @@ struct RunLoopUdpSocketLifecycleTests {
         }
     }
 
-    @Test("broadcast: refused (EACCES) until enableBroadcast(true), then sent to the loopback broadcast address")
-    func broadcast() async throws {
+    @Test(
+        "broadcast: refused (EACCES) until enableBroadcast(true), then sent to the loopback broadcast address",
+        arguments: RunLoopSocket.Engine.allCases)
+    func broadcast(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder, families: .ipv4Only)
+            let socket = RunLoopUdpSocket(delegate: recorder, families: .ipv4Only, engine: engine)
             #expect(socket.isIPv4 && !socket.isIPv6)
-            let listener = RunLoopUdpSocket(delegate: recorder, families: .ipv4Only)
+            let listener = RunLoopUdpSocket(delegate: recorder, families: .ipv4Only, engine: engine)
             try listener.bind(toPort: 0)
             let port = listener.localPort
             #expect(socket.send(Data("all".utf8), toHost: "127.255.255.255", port: port, withTimeout: 5, tag: 1))

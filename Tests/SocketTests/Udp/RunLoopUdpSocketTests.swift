@@ -6,11 +6,12 @@ import Testing
 @Suite("RunLoopUdpSocket: binding, sending and receiving datagrams over loopback, both families")
 struct RunLoopUdpSocketTests {
     @Test(
-        "a datagram from a peer completes a receive: data, tag, numeric host, port; bound to 127.0.0.1 only IPv4 stays")
-    func receivesIPv4() async throws {
+        "a datagram from a peer completes a receive: data, tag, numeric host, port; bound to 127.0.0.1 only IPv4 stays",
+        arguments: RunLoopSocket.Engine.allCases)
+    func receivesIPv4(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             #expect(socket.isIPv4 && socket.isIPv6)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             #expect(socket.isIPv4 && !socket.isIPv6)
@@ -25,11 +26,13 @@ struct RunLoopUdpSocketTests {
         }
     }
 
-    @Test("IPv6: bound to ::1 only IPv6 stays; a datagram from ::1 arrives with host ::1")
-    func receivesIPv6() async throws {
+    @Test(
+        "IPv6: bound to ::1 only IPv6 stays; a datagram from ::1 arrives with host ::1",
+        arguments: RunLoopSocket.Engine.allCases)
+    func receivesIPv6(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "::1", port: 0)
             #expect(!socket.isIPv4 && socket.isIPv6)
             #expect(socket.localHost == "::1")
@@ -41,11 +44,13 @@ struct RunLoopUdpSocketTests {
         }
     }
 
-    @Test("bound to every address on port 0, both families share the port and each receives")
-    func bothFamiliesOnePort() async throws {
+    @Test(
+        "bound to every address on port 0, both families share the port and each receives",
+        arguments: RunLoopSocket.Engine.allCases)
+    func bothFamiliesOnePort(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toPort: 0)
             #expect(socket.isIPv4 && socket.isIPv6)
             let port = socket.localPort
@@ -59,11 +64,13 @@ struct RunLoopUdpSocketTests {
         }
     }
 
-    @Test("sends go out in order, each reported with its tag; the peer gets each datagram whole")
-    func sendsInOrder() async throws {
+    @Test(
+        "sends go out in order, each reported with its tag; the peer gets each datagram whole",
+        arguments: RunLoopSocket.Engine.allCases)
+    func sendsInOrder(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             let peer = UdpPeer()
             for (tag, text) in ["one", "two", "three"].enumerated() {
                 #expect(socket.send(Data(text.utf8), toHost: "127.0.0.1", port: peer.port, withTimeout: 5, tag: tag))
@@ -80,12 +87,12 @@ struct RunLoopUdpSocketTests {
     }
 
     @Test(
-        "bound to every address: a reply leaves from the address the sender reached (IP_PKTINFO), not the kernel's pick"
-    )
-    func repliesFromReachedAddress() async throws {
+        "bound to every address: a reply leaves from the address the sender reached (IP_PKTINFO), not the kernel's pick",
+        arguments: RunLoopSocket.Engine.allCases)
+    func repliesFromReachedAddress(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder, families: .ipv4Only)
+            let socket = RunLoopUdpSocket(delegate: recorder, families: .ipv4Only, engine: engine)
             recorder.onEvent = { sock, event in
                 guard event.hasPrefix("receive"), let last = recorder.received.last else { return }
                 sock.send(last.data, toHost: last.host, port: last.port, withTimeout: 5, tag: 1)
@@ -106,11 +113,11 @@ struct RunLoopUdpSocketTests {
         }
     }
 
-    @Test("receives are served in order, one datagram each")
-    func receivesInOrder() async throws {
+    @Test("receives are served in order, one datagram each", arguments: RunLoopSocket.Engine.allCases)
+    func receivesInOrder(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             let peer = UdpPeer()
             socket.receive(withTimeout: 10, tag: 1)
@@ -122,12 +129,14 @@ struct RunLoopUdpSocketTests {
         }
     }
 
-    @Test("a delegate answering false keeps the same receive (tag) waiting; the ignored datagram is not given again")
-    func ignoredDatagramKeepsReceive() async throws {
+    @Test(
+        "a delegate answering false keeps the same receive (tag) waiting; the ignored datagram is not given again",
+        arguments: RunLoopSocket.Engine.allCases)
+    func ignoredDatagramKeepsReceive(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
             recorder.answer = { String(decoding: $0, as: UTF8.self) != "skip" }
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             let peer = UdpPeer()
             socket.receive(withTimeout: 10, tag: 4)
@@ -144,11 +153,13 @@ struct RunLoopUdpSocketTests {
         }
     }
 
-    @Test("a receive that gets nothing times out with AsyncUdpSocketErrorDomain 5; the socket stays open and receives")
-    func receiveTimeout() async throws {
+    @Test(
+        "a receive that gets nothing times out with AsyncUdpSocketErrorDomain 5; the socket stays open and receives",
+        arguments: RunLoopSocket.Engine.allCases)
+    func receiveTimeout(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             socket.receive(withTimeout: 0.05, tag: 3)
             #expect(runUntil { !recorder.events.isEmpty })
@@ -162,11 +173,13 @@ struct RunLoopUdpSocketTests {
         }
     }
 
-    @Test("an empty datagram is a datagram: it completes a receive with empty data")
-    func emptyDatagram() async throws {
+    @Test(
+        "an empty datagram is a datagram: it completes a receive with empty data",
+        arguments: RunLoopSocket.Engine.allCases)
+    func emptyDatagram(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             socket.receive(withTimeout: 10, tag: 1)
             UdpPeer().send([], to: socket.localPort)
@@ -177,12 +190,12 @@ struct RunLoopUdpSocketTests {
     }
 
     @Test(
-        "a datagram larger than maxReceiveBufferSize is reported as EMSGSIZE and dropped, never cut; the next one arrives whole"
-    )
-    func tooLargeDatagram() async throws {
+        "a datagram larger than maxReceiveBufferSize is reported as EMSGSIZE and dropped, never cut; the next one arrives whole",
+        arguments: RunLoopSocket.Engine.allCases)
+    func tooLargeDatagram(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             #expect(socket.maxReceiveBufferSize == 9216)
             socket.maxReceiveBufferSize = 100
             try socket.bind(toAddress: "127.0.0.1", port: 0)
@@ -198,11 +211,13 @@ struct RunLoopUdpSocketTests {
         }
     }
 
-    @Test("with no receive queued nothing is read: a datagram waits in the kernel for the receive queued later")
-    func readsOnlyWhenAsked() async throws {
+    @Test(
+        "with no receive queued nothing is read: a datagram waits in the kernel for the receive queued later",
+        arguments: RunLoopSocket.Engine.allCases)
+    func readsOnlyWhenAsked(engine: RunLoopSocket.Engine) async throws {
         try await onNewThread {
             let recorder = UdpRecorder()
-            let socket = RunLoopUdpSocket(delegate: recorder)
+            let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             UdpPeer().send(bytes("early"), to: socket.localPort)
             let fd = try #require(socket.descriptors.first)

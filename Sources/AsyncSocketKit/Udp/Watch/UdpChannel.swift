@@ -1,10 +1,11 @@
 import Dispatch
 import Glibc
 
-// One descriptor of a QueueUdpSocket with its read and write sources. libdispatch requires a
-// descriptor to stay open until every source on it has been cancelled, and a suspended or never
-// activated source must be resumed before it is cancelled and released: the channel keeps the
-// suspension state so `close` can do both, and closes the descriptor from the last cancel handler.
+// One datagram descriptor with its read and write sources (a QueueUdpSocket's, or a RunLoopUdpSocket's
+// on the queue-core engine). libdispatch requires a descriptor to stay open until every source on it
+// has been cancelled, and a suspended or never activated source must be resumed before it is
+// cancelled and released: the channel keeps the suspension state so `close` can do both, and closes
+// the descriptor from the last cancel handler.
 // The socket itself goes at once (SafeClose.detach, as for QueueSocket): its port is free and no
 // datagram reaches it once `close` returns, while the number stays valid for libdispatch.
 
@@ -15,6 +16,7 @@ final class UdpChannel {
     private let writeSource: any DispatchSourceWrite
     private var readSuspended = true
     private var writeSuspended = true
+    private let closer: DescriptorCloser
 
     /// Sources on `queue` for `fd`, both suspended; `readable` and `writable` run there.
     init(fd: Int32, queue: DispatchQueue, readable: @escaping () -> Void, writable: @escaping () -> Void) {
@@ -24,6 +26,7 @@ final class UdpChannel {
         readSource.setEventHandler(handler: readable)
         writeSource.setEventHandler(handler: writable)
         let closer = DescriptorCloser(fd: fd, sources: 2)
+        self.closer = closer
         readSource.setCancelHandler { closer.sourceCancelled() }
         writeSource.setCancelHandler { closer.sourceCancelled() }
     }
@@ -45,19 +48,30 @@ final class UdpChannel {
     /// Closes the socket now and cancels both sources; the descriptor number is given back when both
     /// cancel handlers have run.
     func close() {
+        cancel(closing: true)
+    }
+
+    /// Cancels both sources; with `closing`, closes the socket now and gives the descriptor number
+    /// back when both cancel handlers have run, without it leaves the descriptor as it is (a
+    /// RunLoopUdpSocket moving to another loop watches it again from there).
+    func cancel(closing: Bool) {
         watchReadable(true)
         watchWritable(true)
+        closer.closes = closing
         readSource.cancel()
         writeSource.cancel()
-        SafeClose.detach(fd)
+        if closing {
+            SafeClose.detach(fd)
+        }
     }
 }
 
-/// Closes a descriptor once all of its sources are cancelled (their cancel handlers run on the one
-/// serial queue, so the count needs no lock).
+/// Closes a descriptor once all of its sources are cancelled, if asked to (their cancel handlers
+/// run on the one serial queue that also sets `closes`, so neither needs a lock).
 private final class DescriptorCloser {
     let fd: Int32
     var remaining: Int
+    var closes = true
 
     init(fd: Int32, sources: Int) {
         self.fd = fd
@@ -66,7 +80,7 @@ private final class DescriptorCloser {
 
     func sourceCancelled() {
         remaining -= 1
-        if remaining == 0 {
+        if remaining == 0, closes {
             Glibc.close(fd)
         }
     }
