@@ -20,10 +20,18 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(3),
         maxIterations: 50
     )
-    Benchmark("datagram echo (64 B): RunLoopSocket, native engine") { benchmark, client in
+    for engine in RunLoopSocket.Engine.allCases {
+        Benchmark("datagram echo (64 B): RunLoopUdpSocket, \(engine) engine") { benchmark, client in
+            client.echo(benchmark.scaledIterations.count)
+        } setup: {
+            DatagramClient(port: startUdpEcho(engine: engine), size: 64)
+        }
+    }
+    Benchmark("datagram echo (64 B): QueueUdpSocket") { benchmark, client in
         client.echo(benchmark.scaledIterations.count)
     } setup: {
-        DatagramClient(port: startUdpEcho(), size: 64)
+        let echo = startQueueUdpEcho()
+        return DatagramClient(port: echo.port, size: 64, keeping: echo.kept)
     }
     for kind in EchoServerKind.allCases {
         Benchmark("lines (32 B, read to LF, write back): \(kind.rawValue)") { benchmark, client in

@@ -94,19 +94,23 @@ package struct SocketAddress: Equatable, Sendable, CustomStringConvertible {
 
     /// A numeric IPv4 or IPv6 literal with `port`, or `nil` when `host` is not one.
     package static func numeric(_ host: String, port: UInt16) -> SocketAddress? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 {
-            var address = SocketAddress.ipv4(loopback: false, port: port)
-            address.withIPv4 { $0.sin_addr = v4 }
-            return address
+        // One C string for both tries, made without an allocation (the implicit conversion of a
+        // short string allocates one per call).
+        host.withCString { text in
+            var v4 = in_addr()
+            if inet_pton(AF_INET, text, &v4) == 1 {
+                var address = SocketAddress.ipv4(loopback: false, port: port)
+                address.withIPv4 { $0.sin_addr = v4 }
+                return address
+            }
+            var v6 = in6_addr()
+            if inet_pton(AF_INET6, text, &v6) == 1 {
+                var address = SocketAddress.ipv6(loopback: false, port: port)
+                address.withIPv6 { $0.sin6_addr = v6 }
+                return address
+            }
+            return nil
         }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, host, &v6) == 1 {
-            var address = SocketAddress.ipv6(loopback: false, port: port)
-            address.withIPv6 { $0.sin6_addr = v6 }
-            return address
-        }
-        return nil
     }
 
     /// A Unix-domain address for `path`, or `nil` when the path does not fit `sun_path`.

@@ -102,7 +102,7 @@ extension RunLoopUdpSocket {
     /// One datagram from `fd`, skipping what a connected socket must not take; `nil` when none waits.
     private func read(from fd: Int32) -> Read? {
         while true {
-            switch UdpDescriptor.receive(fd, maxSize: Int(maxReceive)) {
+            switch UdpDescriptor.receive(fd, maxSize: Int(maxReceive), into: receiveBuffer) {
             case .wouldBlock:
                 return nil
             case .datagram(let data, let source, let local):

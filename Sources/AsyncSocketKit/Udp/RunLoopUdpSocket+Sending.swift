@@ -128,7 +128,11 @@ extension RunLoopUdpSocket {
     /// The address to send to for `host`: IPv4 when the IPv4 socket is open and one was found, else
     /// IPv6 when that socket is open; `nil` when no usable address was found.
     func usableAddress(for host: String, port: UInt16) -> SocketAddress? {
-        (try? Self.addresses(of: host, port: port)).flatMap(preferredAddress(among:))
+        if let numeric = SocketAddress.numeric(host, port: port) {
+            // The common case of a reply to the address a datagram came from: no list to make.
+            return (numeric.isIPv4 ? socket4 : socket6) >= 0 ? numeric : nil
+        }
+        return (try? Self.addresses(of: host, port: port)).flatMap(preferredAddress(among:))
     }
 
     /// The first address of an open family among `addresses`, IPv4 first (the original's rule).

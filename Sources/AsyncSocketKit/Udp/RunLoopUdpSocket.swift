@@ -59,6 +59,8 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     var didCloseReport: PerformItem?
     /// Which socket a receive tries first, alternated so neither family starves.
     var readsIPv6First = false
+    /// Where datagrams are received before each is copied into its `Data`.
+    let receiveBuffer = DatagramBuffer()
     var maxReceive = RunLoopUdpSocket.defaultMaxReceiveBufferSize
     var cachedLocal: SocketAddress?
     var cachedPeer: SocketAddress?

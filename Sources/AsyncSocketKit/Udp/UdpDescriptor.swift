@@ -70,10 +70,10 @@ enum UdpDescriptor {
     /// Reads one datagram of at most `maxSize` bytes into a buffer the returned `Data` then owns (no
     /// copy; the buffer is cut to the datagram's size). `MSG_TRUNC` makes the kernel give a larger
     /// datagram's real size, so it is reported, never cut. An empty datagram is an empty `Data`.
-    static func receive(_ fd: Int32, maxSize: Int) -> ReceiveResult {
+    static func receive(_ fd: Int32, maxSize: Int, into scratch: DatagramBuffer) -> ReceiveResult {
         // No datagram is larger than 64 KiB, whatever the limit is set to.
         let capacity = min(max(maxSize, 1), 65_536)
-        guard let buffer = malloc(capacity) else { return .failed(ENOMEM) }
+        let buffer = scratch.memory(atLeast: capacity).baseAddress!
         var source = sockaddr_storage()
         var sourceLength = socklen_t(0)
         var destination = sockaddr_storage()
@@ -83,12 +83,10 @@ enum UdpDescriptor {
             fd, buffer, capacity, &source, &sourceLength, &destination, &hasDestination, &interfaceIndex)
         guard received >= 0 else {
             let code = ask_errno()
-            free(buffer)
             return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
         }
         let sender = address(&source, length: sourceLength)
         guard received <= maxSize else {
-            free(buffer)
             return .tooLarge(size: received, from: sender)
         }
         let local =
@@ -97,12 +95,7 @@ enum UdpDescriptor {
                 local: address(&destination, length: socklen_t(MemoryLayout<sockaddr_storage>.size)),
                 interfaceIndex: interfaceIndex)
             : nil
-        guard received > 0 else {
-            free(buffer)
-            return .datagram(Data(), from: sender, to: local)
-        }
-        let fitted = realloc(buffer, received) ?? buffer
-        return .datagram(Data(bytesNoCopy: fitted, count: received, deallocator: .free), from: sender, to: local)
+        return .datagram(Data(bytes: buffer, count: received), from: sender, to: local)
     }
 
     private static func address(_ storage: inout sockaddr_storage, length: socklen_t) -> SocketAddress {

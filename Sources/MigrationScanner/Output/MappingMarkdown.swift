@@ -80,7 +80,7 @@ public enum MappingMarkdown {
     public static func renderUDP(_ entries: [APIMapping] = APICatalog.udpEntries) -> String {
         var lines = [
             "### UDP: `AsyncUdpSocket` → `RunLoopUdpSocket`, `GCDAsyncUdpSocket` → `QueueUdpSocket`", "",
-            "`AsyncUdpSocket` is `RunLoopUdpSocket` (native engine), `GCDAsyncUdpSocket` is `QueueUdpSocket`. "
+            "`AsyncUdpSocket` is `RunLoopUdpSocket` (either engine), `GCDAsyncUdpSocket` is `QueueUdpSocket`. "
                 + "Where each differs from its original, the sections `RunLoopUdpSocket` and `QueueUdpSocket` "
                 + "under \"Deliberate differences\" say so.",
             "",

@@ -81,6 +81,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     /// Datagrams read in this pass of the socket queue, dispatched to the delegate queue together.
     var outbox: [QueueUdpDelivery] = []
     var readsIPv6First = false
+    /// Where datagrams are received before each is copied into its `Data` (socket queue only).
+    let receiveBuffer = DatagramBuffer()
     let pendingDeliveries = Atomic<Int>(0)
     let readingPaused = Atomic<Bool>(false)
 
