@@ -104,10 +104,21 @@ extension QueueUdpSocket {
                     metadata: ["size": "\(size)", "maximum": "\(maxSize)", "from": "\(sender)"])
             case .datagram(let data, let sender, _):
                 if didConnect, let peer = cachedPeer, peer != sender { continue }
-                received(data, from: sender.data)
+                received(data, from: senderBytes(sender))
                 pauseIfBehind()
             }
         }
+    }
+
+    /// The `sockaddr` bytes of `sender`: those of the previous datagram's sender again when it is the
+    /// same (a conversation costs no allocation per datagram for its address).
+    private func senderBytes(_ sender: SocketAddress) -> Data {
+        if let last = lastSender, last.address == sender {
+            return last.bytes
+        }
+        let bytes = sender.data
+        lastSender = (sender, bytes)
+        return bytes
     }
 
     private func received(_ data: Data, from address: Data) {

@@ -178,6 +178,13 @@ extension QueueUdpSocket {
             if destination == .connectedPeer {
                 return filterThenSend(to: nil)
             }
+            if let known = knownAddress(of: destination) {
+                // An address, or a numeric host: chosen here, without a completion to carry.
+                switch choose(known) {
+                case .success(let address): return filterThenSend(to: address)
+                case .failure(let error): return failSend(error)
+                }
+            }
             resolve(destination) { [self] result in
                 switch result {
                 case .success(let address): filterThenSend(to: address)
@@ -218,13 +225,30 @@ extension QueueUdpSocket {
         }
     }
 
+    /// The one address `destination` stands for when no lookup is needed.
+    private func knownAddress(of destination: QueueUdpDestination) -> SocketAddress? {
+        switch destination {
+        case .address(let address): address
+        case .host(let host, let port): SocketAddress.numeric(host, port: port)
+        case .connectedPeer: nil
+        }
+    }
+
+    /// `address` when its family is enabled and its descriptor open (or not made yet).
+    private func choose(_ address: SocketAddress) -> Result<SocketAddress, any Error> {
+        guard isUsable(address) else { return choose(among: [address]) }
+        return .success(address)
+    }
+
+    private func isUsable(_ address: SocketAddress) -> Bool {
+        let (enabled, fd) = address.isIPv4 ? (ipv4Enabled, socket4) : (ipv6Enabled, socket6)
+        return (address.isIPv4 || address.isIPv6) && enabled && (!created || fd >= 0)
+    }
+
     /// The address to use among `addresses`: of an enabled family whose descriptor is open (or not
     /// made yet), the preferred family first, else the resolver's order.
     private func choose(among addresses: [SocketAddress]) -> Result<SocketAddress, any Error> {
-        let usable = addresses.filter { address in
-            let (enabled, fd) = address.isIPv4 ? (ipv4Enabled, socket4) : (ipv6Enabled, socket6)
-            return (address.isIPv4 || address.isIPv6) && enabled && (!created || fd >= 0)
-        }
+        let usable = addresses.filter(isUsable)
         let preferred: SocketAddress? =
             switch preference {
             case .ipv4: usable.first(where: \.isIPv4) ?? usable.first

@@ -83,6 +83,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     var readsIPv6First = false
     /// Where datagrams are received before each is copied into its `Data` (socket queue only).
     let receiveBuffer = DatagramBuffer()
+    /// The last datagram's sender and its `sockaddr` bytes (socket queue only).
+    var lastSender: (address: SocketAddress, bytes: Data)?
     let pendingDeliveries = Atomic<Int>(0)
     let readingPaused = Atomic<Bool>(false)
 
