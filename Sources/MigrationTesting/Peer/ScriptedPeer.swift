@@ -17,6 +17,9 @@ public struct PeerOutcome: Sendable, Equatable {
     public var programClosed: Bool
     /// Whether there was a connection at all.
     public var connected: Bool = true
+    /// A datagram peer (``ScriptedDatagramPeer``): each datagram received, in order (``received``
+    /// is their bytes one after the other).
+    public var datagrams: [Data] = []
 }
 
 /// A loopback peer playing a ``PeerScript`` on a thread of its own, with blocking steps bounded by

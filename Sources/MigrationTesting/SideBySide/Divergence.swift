@@ -11,6 +11,8 @@ public struct Divergence: Sendable, CustomStringConvertible {
         case peerScript
         /// The peer received different bytes; `offset` is the first that differs.
         case peerBytes(offset: Int)
+        /// A datagram peer received different datagrams; `index` is the first that differs (0-based).
+        case peerDatagrams(index: Int)
         /// A compared sequence has a different event at `index` (0-based, after the rules); `sequence`
         /// is a socket's label, or its label and "reads" or "writes".
         case trace(sequence: String, index: Int)
@@ -32,6 +34,7 @@ public struct Divergence: Sendable, CustomStringConvertible {
         case .unfinished: headline = "a run did not finish normally"
         case .peerScript: headline = "the peer's script went differently"
         case .peerBytes(let offset): headline = "the peer received different bytes, from byte \(offset)"
+        case .peerDatagrams(let index): headline = "the peer received different datagrams, from datagram #\(index)"
         case .trace(let sequence, let index): headline = "\(sequence): first different event at #\(index)"
         }
         return "\(other) differs from \(reference): \(headline)\n\(excerpt)"
@@ -55,6 +58,17 @@ enum DivergenceFinder {
                 .peerScript,
                 "  \(reference.name): \(reference.peer?.failure ?? "every step completed")\n"
                     + "  \(other.name): \(other.peer?.failure ?? "every step completed")")
+        }
+        let leftDatagrams = reference.peer?.datagrams ?? []
+        let rightDatagrams = other.peer?.datagrams ?? []
+        if leftDatagrams != rightDatagrams {
+            let index = firstDifference(leftDatagrams, rightDatagrams)
+            let describe = { (datagrams: [Data]) in
+                index < datagrams.count ? ByteText.describe(datagrams[index]) : "(none)"
+            }
+            return divergence(
+                .peerDatagrams(index: index),
+                "  \(reference.name): \(describe(leftDatagrams))\n  \(other.name): \(describe(rightDatagrams))")
         }
         let left = reference.peer?.received ?? Data()
         let right = other.peer?.received ?? Data()

@@ -17,9 +17,10 @@ public struct EquivalenceRules: Sendable {
     /// Leave out `readStreamClosed` (GCD only: with auto-disconnect off).
     public var ignoresReadStreamClosed = false
     /// Compare each socket's reads, its writes and the rest (connect, accept, TLS, disconnect) as
-    /// three sequences: the read and write queues are independent, and when a read completion and a
-    /// write completion fall close together their order differs between the run-loop class (the
-    /// next item starts on a later pass) and GCD (at once).
+    /// three sequences (for a UDP socket: datagrams received, sends, the close): the read and write
+    /// queues are independent, and when a read completion and a write completion fall close together
+    /// their order differs between the run-loop class (the next item starts on a later pass) and GCD
+    /// (at once).
     public var comparesReadsAndWritesSeparately = true
     /// Sockets whose events are left out, by label.
     public var ignoredSockets: Set<String> = []
@@ -69,8 +70,9 @@ public struct EquivalenceRules: Sendable {
     private func sequenceName(of entry: TraceEntry) -> String {
         guard comparesReadsAndWritesSeparately else { return entry.socket }
         switch entry.event {
-        case .read, .partialRead, .readTimeout, .readStreamClosed: return "\(entry.socket) reads"
-        case .wrote, .partialWrite, .writeTimeout: return "\(entry.socket) writes"
+        case .read, .partialRead, .readTimeout, .readStreamClosed, .datagramReceived, .datagramNotReceived:
+            return "\(entry.socket) reads"
+        case .wrote, .partialWrite, .writeTimeout, .datagramSent, .datagramNotSent: return "\(entry.socket) writes"
         case .connected, .accepted, .secured, .disconnected: return entry.socket
         }
     }

@@ -71,13 +71,13 @@ public struct SideBySideRunner: Sendable {
         let thread = EventRunLoopThread(name: "side-by-side \(name)")
         defer { thread.terminate() }
         let run = LegacyRun(peerPort: peer?.port, engine: engine, loop: thread.loop)
-        if let thrown = onLoop(thread.loop, deadline: deadline, { try body(run) }) {
+        if let thrown = Self.onLoop(thread.loop, deadline: deadline, { try body(run) }) {
             problems.append(thrown)
         }
         if problems.isEmpty {
             problems += playAndSettle(peer: &peer, listeningPort: run.listeningPort, log: run.log, deadline: deadline)
         }
-        _ = onLoop(thread.loop, deadline: Date(timeIntervalSinceNow: Self.teardownTimeout)) {
+        _ = Self.onLoop(thread.loop, deadline: Date(timeIntervalSinceNow: Self.teardownTimeout)) {
             for socket in run.tracedSockets {
                 socket.disconnect()
             }
@@ -87,8 +87,7 @@ public struct SideBySideRunner: Sendable {
     }
 
     /// Runs `work` on `loop` and waits for it; returns a description of what went wrong, if anything.
-    private func onLoop(_ loop: EventRunLoop, deadline: Date, _ work: @escaping @Sendable () throws -> Void) -> String?
-    {
+    static func onLoop(_ loop: EventRunLoop, deadline: Date, _ work: @escaping @Sendable () throws -> Void) -> String? {
         let result = Outcome()
         loop.perform {
             do {
@@ -172,7 +171,7 @@ public struct SideBySideRunner: Sendable {
 }
 
 /// A result handed from a loop thread to the waiting runner.
-private final class Outcome: @unchecked Sendable {
+final class Outcome: @unchecked Sendable {
     // @unchecked Sendable: `value` is touched only under `condition`.
     private let condition = NSCondition()
     private var value: String??

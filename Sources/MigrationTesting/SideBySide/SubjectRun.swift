@@ -8,7 +8,8 @@ public final class LegacyRun: @unchecked Sendable {
     // @unchecked Sendable: `recorders`, `traced` and `kept` are touched on the loop's thread, and read by the
     // runner only after the loop has finished with them (perform + wait); `listeningPort` under `lock`.
 
-    /// Server-role script: the port the peer listens on (127.0.0.1). Client role: `nil`.
+    /// Server-role script: the port the peer listens on (127.0.0.1). Client role: `nil`. A datagram
+    /// script: the port of the peer's UDP socket (127.0.0.1).
     public let peerPort: UInt16?
     /// The engine this run asks for (the program passes it to `RunLoopSocket(engine:)`).
     public let engine: RunLoopSocket.Engine
@@ -18,6 +19,8 @@ public final class LegacyRun: @unchecked Sendable {
     public let log = TraceLog()
     private var recorders: [LegacyTraceRecorder] = []
     private var traced: [WeakReference<RunLoopSocket>] = []
+    private var udpRecorders: [LegacyUdpTraceRecorder] = []
+    private var tracedUdp: [WeakReference<RunLoopUdpSocket>] = []
     private var kept: [AnyObject] = []
     private let lock = Lock()
     private var port: UInt16?
@@ -35,9 +38,21 @@ public final class LegacyRun: @unchecked Sendable {
         traced.append(WeakReference(socket))
     }
 
+    /// Traces the UDP `socket` (a recorder goes in front of its delegate, which must be set already)
+    /// under `label`, and keeps the recorder for the run.
+    public func trace(_ socket: RunLoopUdpSocket, label: String = "socket") {
+        udpRecorders.append(LegacyUdpTraceRecorder.attach(to: socket, label: label, log: log))
+        tracedUdp.append(WeakReference(socket))
+    }
+
     /// The sockets the program traced that are still alive (they live on ``loop``).
     var tracedSockets: [RunLoopSocket] {
         traced.compactMap(\.object)
+    }
+
+    /// The UDP sockets the program traced that are still alive (they live on ``loop``).
+    var tracedUdpSockets: [RunLoopUdpSocket] {
+        tracedUdp.compactMap(\.object)
     }
 
     /// Keeps `object` (the program's client or server object) alive until the run ends.
@@ -58,6 +73,8 @@ public final class LegacyRun: @unchecked Sendable {
         kept.removeAll()
         recorders.removeAll()
         traced.removeAll()
+        udpRecorders.removeAll()
+        tracedUdp.removeAll()
     }
 }
 
@@ -66,12 +83,14 @@ public final class LegacyRun: @unchecked Sendable {
 public final class ModernRun: @unchecked Sendable {
     // @unchecked Sendable: every stored variable is touched under `lock`.
 
-    /// Server-role script: the port the peer listens on (127.0.0.1). Client role: `nil`.
+    /// Server-role script: the port the peer listens on (127.0.0.1). Client role: `nil`. A datagram
+    /// script: the port of the peer's UDP socket (127.0.0.1).
     public let peerPort: UInt16?
     /// The run's trace.
     public let log = TraceLog()
     private let lock = Lock()
     private var storedRecorders: [QueueTraceRecorder] = []
+    private var storedUdpRecorders: [QueueUdpTraceRecorder] = []
     private var kept: [AnyObject] = []
     private var port: UInt16?
 
@@ -84,6 +103,13 @@ public final class ModernRun: @unchecked Sendable {
     public func trace(_ socket: QueueSocket, label: String = "socket") {
         let recorder = QueueTraceRecorder.attach(to: socket, label: label, log: log)
         lock.withLock { storedRecorders.append(recorder) }
+    }
+
+    /// Traces the UDP `socket` (a recorder goes in front of its delegate, which must be set already)
+    /// under `label`, and keeps the recorder for the run.
+    public func trace(_ socket: QueueUdpSocket, label: String = "socket") {
+        let recorder = QueueUdpTraceRecorder.attach(to: socket, label: label, log: log)
+        lock.withLock { storedUdpRecorders.append(recorder) }
     }
 
     /// Keeps `object` (the program's client or server object) alive until the run ends.
@@ -104,10 +130,15 @@ public final class ModernRun: @unchecked Sendable {
         lock.withLock { storedRecorders }
     }
 
+    var udpRecorders: [QueueUdpTraceRecorder] {
+        lock.withLock { storedUdpRecorders }
+    }
+
     func releaseKept() {
         lock.withLock {
             kept.removeAll()
             storedRecorders.removeAll()
+            storedUdpRecorders.removeAll()
         }
     }
 }

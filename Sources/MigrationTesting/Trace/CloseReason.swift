@@ -74,6 +74,25 @@ public enum CloseReason: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A UDP socket's failure: the timeouts of both UDP classes as ``readTimeout`` / ``writeTimeout``,
+    /// the shared domains as for TCP, `nil` as ``byUser`` (a close the program asked for).
+    public init(udpError error: (any Error)?) {
+        guard let error else {
+            self = .byUser
+            return
+        }
+        let nsError = error as NSError
+        switch (nsError.domain, nsError.code) {
+        case (AsyncUdpSocketError.errorDomain, AsyncUdpSocketError.Code.receiveTimeout.rawValue):
+            self = .readTimeout
+        case (AsyncUdpSocketError.errorDomain, AsyncUdpSocketError.Code.sendTimeout.rawValue),
+            (QueueUdpSocketError.errorDomain, QueueUdpSocketError.Code.sendTimeout.rawValue):
+            self = .writeTimeout
+        default:
+            self = CloseReason(foreign: nsError)
+        }
+    }
+
     /// Errors in the domains both sockets share.
     private init(foreign error: NSError) {
         switch error.domain {

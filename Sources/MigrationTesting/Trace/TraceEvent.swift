@@ -28,8 +28,18 @@ public enum TraceEvent: Hashable, Sendable, CustomStringConvertible {
     case secured
     /// The peer closed its side while the socket stays open (`socketDidCloseReadStream`, GCD only).
     case readStreamClosed
-    /// The socket's final callback.
+    /// The socket's final callback (UDP: the close).
     case disconnected(CloseReason)
+    /// UDP: a datagram reached the program (legacy: the delegate answered `true`). Receive tags are
+    /// left out: GCD's receives have none.
+    case datagramReceived(Data)
+    /// UDP: a legacy receive failed or timed out (GCD has no such callback), the failure classified
+    /// as a ``CloseReason``.
+    case datagramNotReceived(CloseReason)
+    /// UDP: a send completed.
+    case datagramSent(tag: Int)
+    /// UDP: a send failed or timed out, the failure classified as a ``CloseReason``.
+    case datagramNotSent(tag: Int, CloseReason)
 
     /// A short, readable form, with bytes shown as escaped text.
     public var description: String {
@@ -47,6 +57,10 @@ public enum TraceEvent: Hashable, Sendable, CustomStringConvertible {
         case .secured: return "secured"
         case .readStreamClosed: return "readStreamClosed"
         case .disconnected(let reason): return "disconnected(\(reason))"
+        case .datagramReceived(let data): return "datagramReceived(\(ByteText.describe(data)))"
+        case .datagramNotReceived(let reason): return "datagramNotReceived(\(reason))"
+        case .datagramSent(let tag): return "datagramSent(tag \(tag))"
+        case .datagramNotSent(let tag, let reason): return "datagramNotSent(tag \(tag), \(reason))"
         }
     }
 }
