@@ -4,7 +4,7 @@ import PackageDescription
 /// The runnable samples in Examples/, one executable target each.
 let examples = [
     "EchoServer", "QueueEchoServer", "ThreadPoolServer", "LineClient", "HTTPGetClient", "StartTLSPair", "ModalRunDemo",
-    "KeepAliveTimer", "HostLookup", "PrivateCATLS", "UdpEchoServer", "LanDiscovery",
+    "KeepAliveTimer", "HostLookup", "PrivateCATLS", "UdpEchoServer", "QueueUdpEchoServer", "LanDiscovery",
 ]
 
 let package = Package(
