@@ -8,15 +8,12 @@ import Foundation
 /// A loopback UDP peer playing a ``DatagramScript`` on a thread of its own, every wait bounded by the
 /// script's step timeout. Its socket is bound to 127.0.0.1 when it is made (``port`` is known before
 /// the program starts); it records every datagram it receives.
-public final class ScriptedDatagramPeer: @unchecked Sendable {
-    // @unchecked Sendable: `result` is touched only under `condition`; `fd` is used by the playing
-    // thread only once `play` has started it, and `port` never changes.
+public final class ScriptedDatagramPeer: Sendable {
 
     /// The port the peer's socket is bound to (127.0.0.1).
     public let port: UInt16
     private let fd: Int32
-    private let condition = NSCondition()
-    private var result: PeerOutcome?
+    private let result = PeerResult()
 
     /// A peer with a UDP socket bound to a free port of 127.0.0.1. Throws the system's error.
     public init() throws {
@@ -41,33 +38,26 @@ public final class ScriptedDatagramPeer: @unchecked Sendable {
         port = UInt16(bigEndian: address.sin_port)
     }
 
-    /// Plays `script` on a thread of its own; `programPort` is where the program receives, when it
-    /// said so. Call it once.
+    /// Plays `script` on a thread of its own, which then owns the socket and closes it; `programPort`
+    /// is where the program receives, when it said so. Call it once.
     public func play(_ script: DatagramScript, programPort: UInt16?) {
         Thread.detachNewThread { [self] in
             var player = Player(fd: fd, script: script, programPort: programPort)
             let outcome = player.play()
             close(fd)
-            condition.withLock {
-                result = outcome
-                condition.broadcast()
-            }
+            result.finish(outcome)
         }
     }
 
     /// The outcome, once the peer has finished.
     public var outcome: PeerOutcome? {
-        condition.withLock { result }
+        result.outcome
     }
 
     /// Waits up to `timeout` seconds for the peer to finish; returns its outcome, or `nil` if it has
     /// not finished.
     public func waitUntilFinished(timeout: TimeInterval) -> PeerOutcome? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        return condition.withLock {
-            while result == nil, condition.wait(until: deadline) {}
-            return result
-        }
+        result.wait(timeout: timeout)
     }
 
     static func loopback(port: UInt16) -> sockaddr_in {

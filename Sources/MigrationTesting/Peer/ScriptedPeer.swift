@@ -25,13 +25,11 @@ public struct PeerOutcome: Sendable, Equatable {
 /// A loopback peer playing a ``PeerScript`` on a thread of its own, with blocking steps bounded by
 /// deadlines: a server the program connects to, or a client connecting to the program. It records
 /// everything it receives.
-public final class ScriptedPeer: @unchecked Sendable {
-    // @unchecked Sendable: `result` is touched only under `condition`; the rest never changes.
+public final class ScriptedPeer: Sendable {
 
     /// Server role: the port it listens on (127.0.0.1). Client role: the port it connects to.
     public let port: UInt16
-    private let condition = NSCondition()
-    private var result: PeerOutcome?
+    private let result = PeerResult()
 
     private init(port: UInt16) {
         self.port = port
@@ -73,24 +71,17 @@ public final class ScriptedPeer: @unchecked Sendable {
 
     /// The outcome, once the peer has finished.
     public var outcome: PeerOutcome? {
-        condition.withLock { result }
+        result.outcome
     }
 
     /// Waits up to `timeout` seconds for the peer to finish; returns its outcome, or `nil` if it has
     /// not finished.
     public func waitUntilFinished(timeout: TimeInterval) -> PeerOutcome? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        return condition.withLock {
-            while result == nil, condition.wait(until: deadline) {}
-            return result
-        }
+        result.wait(timeout: timeout)
     }
 
     private func finish(_ outcome: PeerOutcome) {
-        condition.withLock {
-            result = outcome
-            condition.broadcast()
-        }
+        result.finish(outcome)
     }
 }
 

@@ -4,32 +4,13 @@ import Testing
 
 @Suite("Examples/UdpEchoServer, QueueUdpEchoServer and LanDiscovery, run as programs")
 struct UdpExamplesTests {
-    @Test("UdpEchoServer: each datagram comes back to its sender whole; after --count datagrams it closes and exits 0")
-    func echo() async throws {
-        try await onNewThread {
-            let server = try ChildProcess(
-                built: "UdpEchoServer", ["--interface", "127.0.0.1", "--port", "0", "--count", "2"])
-            defer { server.stop() }
-            let port = try #require(server.port(announcedBy: "UDP echo server started on port"))
-            let peer = UdpPeer()
-            peer.send(bytes("one"), to: port)
-            #expect(peer.receive(timeout: 10)?.bytes == bytes("one"))
-            let large = [UInt8](repeating: 7, count: 9000)
-            peer.send(large, to: port)
-            let echoed = peer.receive(timeout: 10)
-            #expect(echoed?.bytes == large && echoed?.port == port)
-            #expect(server.waitForExit() == 0)
-            #expect(server.output.contains("Received 3 bytes from 127.0.0.1:\(peer.port)"))
-            #expect(server.output.contains("Closed"))
-        }
-    }
-
     @Test(
-        "QueueUdpEchoServer: each datagram comes back to its sender whole; after --count answers it closes and exits 0")
-    func queueEcho() async throws {
+        "UdpEchoServer (RunLoopUdpSocket), QueueUdpEchoServer: each datagram comes back to its sender whole; after --count answers it closes and exits 0",
+        arguments: ["UdpEchoServer", "QueueUdpEchoServer"])
+    func echo(program: String) async throws {
         try await onNewThread {
             let server = try ChildProcess(
-                built: "QueueUdpEchoServer", ["--interface", "127.0.0.1", "--port", "0", "--count", "2"])
+                built: program, ["--interface", "127.0.0.1", "--port", "0", "--count", "2"])
             defer { server.stop() }
             let port = try #require(server.port(announcedBy: "UDP echo server started on port"))
             let peer = UdpPeer()

@@ -276,6 +276,21 @@ struct QueueUdpSocketLifecycleTests {
         }
     }
 
+    @Test("IPv6 multicast: joined at IPPROTO_IPV6 on lo (the system lists it), the IPv4 descriptor closes; left")
+    func multicastIPv6() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            try socket.bind(toPort: 0)
+            let group = "ff12::5153:\(String(Int.random(in: 1...0xfff0), radix: 16))"
+            try socket.joinMulticastGroup(group, onInterface: "lo")
+            #expect(!socket.isIPv4 && socket.isIPv6)
+            #expect(ipv6GroupJoined(group, on: "lo"))
+            try socket.leaveMulticastGroup(group, onInterface: "lo")
+            #expect(!ipv6GroupJoined(group, on: "lo"))
+        }
+    }
+
     @Test("broadcast: EACCES until enableBroadcast(true), then the loopback broadcast address is reached")
     func broadcast() async throws {
         try await onNewThread {

@@ -394,6 +394,23 @@ struct RunLoopUdpSocketLifecycleTests {
     }
 
     @Test(
+        "IPv6 multicast: joined at IPPROTO_IPV6 on the interface of ::1 (the system lists it), the IPv4 socket closes; left",
+        arguments: RunLoopSocket.Engine.allCases)
+    func multicastIPv6(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let socket = RunLoopUdpSocket(engine: engine)
+            try socket.bind(toPort: 0)
+            let group = "ff12::4153:\(String(Int.random(in: 1...0xfff0), radix: 16))"
+            try socket.joinMulticastGroup(group, withAddress: "::1")
+            #expect(!socket.isIPv4 && socket.isIPv6)
+            #expect(ipv6GroupJoined(group, on: "lo"))
+            try socket.leaveMulticastGroup(group, withAddress: "::1")
+            #expect(!ipv6GroupJoined(group, on: "lo"))
+            #expect(throws: NSError.self) { try socket.leaveMulticastGroup(group, withAddress: "::1") }
+        }
+    }
+
+    @Test(
         "multicast: joined on the loopback interface, a datagram to the group arrives; the IPv6 socket closes; leave works once",
         arguments: RunLoopSocket.Engine.allCases)
     func multicast(engine: RunLoopSocket.Engine) async throws {
