@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 
@@ -14,6 +15,8 @@ public final class ScriptedDatagramPeer: Sendable {
     public let port: UInt16
     private let fd: Int32
     private let result = PeerResult()
+    /// Whether `play` has handed the socket to the playing thread.
+    private let playing = Lock(false)
 
     /// A peer with a UDP socket bound to a free port of 127.0.0.1. Throws the system's error.
     public init() throws {
@@ -39,13 +42,25 @@ public final class ScriptedDatagramPeer: Sendable {
     }
 
     /// Plays `script` on a thread of its own, which then owns the socket and closes it; `programPort`
-    /// is where the program receives, when it said so. Call it once.
+    /// is where the program receives, when it said so. Later calls do nothing.
     public func play(_ script: DatagramScript, programPort: UInt16?) {
+        let first = playing.withLock { playing in
+            defer { playing = true }
+            return !playing
+        }
+        guard first else { return }
         Thread.detachNewThread { [self] in
             var player = Player(fd: fd, script: script, programPort: programPort)
             let outcome = player.play()
             close(fd)
             result.finish(outcome)
+        }
+    }
+
+    deinit {
+        // A peer that never played still owns its socket.
+        if !playing.withLock({ $0 }) {
+            close(fd)
         }
     }
 

@@ -11,7 +11,10 @@ import Foundation
 /// The peer's socket exists before the program runs (its port is ``LegacyRun/peerPort`` /
 /// ``ModernRun/peerPort``); a program that receives first says where with `listening(on:)`. A run
 /// ends when the peer has finished its script; then the runner closes every traced socket still
-/// open, which the traces record too. Every wait is bounded by ``timeout``.
+/// open, which the traces record too. Every wait is bounded by ``timeout``. UDP has no end of
+/// stream to wait for: a datagram the peer sends after its last `expect` or `receive` may still be
+/// on its way when the runner closes the program's sockets, so end a script by taking the answer to
+/// what it sent last.
 public struct DatagramSideBySideRunner: Sendable {
     /// What the peer does in every run.
     public var script: DatagramScript
