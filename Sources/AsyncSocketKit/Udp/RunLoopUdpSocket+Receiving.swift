@@ -109,7 +109,7 @@ extension RunLoopUdpSocket {
                 // Queued before the connect, from someone else: the original dropped it silently.
                 if didConnect, let peer = cachedPeer, source != peer { continue }
                 if let local {
-                    rememberReplySource(local, for: source)
+                    replySources.remember(local, for: source)
                 }
                 return .datagram(data, from: source)
             case .tooLarge(let size, let source):
@@ -134,26 +134,6 @@ extension RunLoopUdpSocket {
             wantsDatagrams(false)
         }
         scheduleReceiveDequeue()
-    }
-
-    /// Remembers where `peer` reached this socket (not a group address: no reply comes from one).
-    private func rememberReplySource(_ local: UdpReplySource, for peer: SocketAddress) {
-        guard !Self.isMulticast(local.local) else { return }
-        if let known = replySources.firstIndex(where: { $0.peer == peer }) {
-            replySources[known].source = local
-            return
-        }
-        if replySources.count == Self.replySourceLimit {
-            replySources.removeFirst()
-        }
-        replySources.append((peer, local))
-    }
-
-    private static func isMulticast(_ address: SocketAddress) -> Bool {
-        guard let host = address.host else { return false }
-        if address.isIPv6 { return host.lowercased().hasPrefix("ff") }
-        let first = host.split(separator: ".").first.flatMap { Int($0) } ?? 0
-        return (224...239).contains(first) || host == "255.255.255.255"
     }
 
     func receiveTimedOut() {

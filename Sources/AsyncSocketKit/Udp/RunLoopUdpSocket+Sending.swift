@@ -87,13 +87,8 @@ extension RunLoopUdpSocket {
             )
             return
         }
-        let reply = send.destination.flatMap { destination in replySources.last { $0.peer == destination }?.source }
-        var result = UdpDescriptor.send(fd, send.data, to: send.destination, from: reply)
-        if reply != nil, case .failed(let code) = result, code == EINVAL || code == EADDRNOTAVAIL {
-            // The address the peer reached cannot send (a broadcast address): let the kernel choose.
-            result = UdpDescriptor.send(fd, send.data, to: send.destination)
-        }
-        switch result {
+        let reply = send.destination.flatMap(replySources.source(for:))
+        switch UdpDescriptor.send(fd, send.data, to: send.destination, from: reply) {
         case .sent:
             didBind = true
             finishSend(send, error: nil)

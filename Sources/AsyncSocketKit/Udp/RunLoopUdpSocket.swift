@@ -64,10 +64,8 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     var maxReceive = RunLoopUdpSocket.defaultMaxReceiveBufferSize
     var cachedLocal: SocketAddress?
     var cachedPeer: SocketAddress?
-    /// For a socket bound to a wildcard address: the local address each recent sender reached, so a
-    /// reply goes out from it (at most `replySourceLimit` senders, the oldest forgotten first).
-    var replySources: [(peer: SocketAddress, source: UdpReplySource)] = []
-    static let replySourceLimit = 16
+    /// For a socket bound to a wildcard address: the local address each recent sender reached.
+    var replySources = UdpReplySources()
     /// Set by a move until the socket is registered on its new loop.
     var pendingArrival: UdpArrival?
     /// How deep the loop's work on the socket is nested (`fromLoop`), and the loop a move made inside

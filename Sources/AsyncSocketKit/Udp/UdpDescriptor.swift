@@ -34,8 +34,21 @@ enum UdpDescriptor {
 
     /// Sends `data` as one datagram to `destination` (`nil`: the connected peer), from the local
     /// address `source` when given (on `interface` for IPv6); never blocks.
+    /// Sends `data` as one datagram to `destination` (`nil`: the connected peer), from `source` when
+    /// given (a reply leaving from the address its peer reached); when that address cannot send (a
+    /// broadcast address: `EINVAL`, `EADDRNOTAVAIL`), the kernel chooses.
     static func send(
         _ fd: Int32, _ data: Data, to destination: SocketAddress?, from source: UdpReplySource? = nil
+    ) -> SendResult {
+        let result = sendOnce(fd, data, to: destination, from: source)
+        if source != nil, case .failed(let code) = result, code == EINVAL || code == EADDRNOTAVAIL {
+            return sendOnce(fd, data, to: destination, from: nil)
+        }
+        return result
+    }
+
+    private static func sendOnce(
+        _ fd: Int32, _ data: Data, to destination: SocketAddress?, from source: UdpReplySource?
     ) -> SendResult {
         let sent = data.withUnsafeBytes { bytes -> Int in
             let payload = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!

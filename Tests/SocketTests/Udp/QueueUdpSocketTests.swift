@@ -182,4 +182,29 @@ struct QueueUdpSocketTests {
             #expect(waitUntil { socket.pendingDatagramCount == 0 })  // counted down after each delegate call
         }
     }
+
+    @Test(
+        "bound to every address: a reply leaves from the address the sender reached (IP_PKTINFO), not the kernel's pick"
+    )
+    func repliesFromReachedAddress() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            try socket.bind(toPort: 0)
+            try socket.beginReceiving()
+            let peer = UdpPeer()
+            // 127.0.0.2 is on the loopback interface too; the kernel would answer from 127.0.0.1.
+            peer.send(bytes("to two"), to: socket.localPort, host: "127.0.0.2")
+            #expect(recorder.wait(for: 1))
+            let sender = try #require(recorder.datagrams.first?.address)
+            socket.send(Data("back".utf8), toAddress: sender, withTimeout: 5, tag: 1)
+            let reply = try #require(peer.receive(timeout: 10))
+            #expect(reply.bytes == bytes("back") && reply.host == "127.0.0.2" && reply.port == socket.localPort)
+            peer.send(bytes("to one"), to: socket.localPort)
+            #expect(recorder.wait(for: 3))
+            socket.send(Data("again".utf8), toAddress: sender, withTimeout: 5, tag: 2)
+            let second = try #require(peer.receive(timeout: 10))
+            #expect(second.bytes == bytes("again") && second.host == "127.0.0.1")
+        }
+    }
 }

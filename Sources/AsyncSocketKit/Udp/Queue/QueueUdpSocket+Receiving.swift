@@ -102,8 +102,11 @@ extension QueueUdpSocket {
                 logger?.warning(
                     "QueueUdpSocket: dropped a datagram larger than the receive maximum",
                     metadata: ["size": "\(size)", "maximum": "\(maxSize)", "from": "\(sender)"])
-            case .datagram(let data, let sender, _):
+            case .datagram(let data, let sender, let local):
                 if didConnect, let peer = cachedPeer, peer != sender { continue }
+                if let local {
+                    replySources.remember(local, for: sender)
+                }
                 received(data, from: senderBytes(sender))
                 pauseIfBehind()
             }

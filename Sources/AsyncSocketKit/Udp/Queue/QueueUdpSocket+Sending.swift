@@ -328,7 +328,7 @@ extension QueueUdpSocket {
         guard case .datagram(let data, _) = currentSend?.kind, let (fd, address) = currentTarget,
             let timeout = currentSend?.timeout
         else { return }
-        switch UdpDescriptor.send(fd, data, to: address) {
+        switch UdpDescriptor.send(fd, data, to: address, from: address.flatMap(replySources.source(for:))) {
         case .sent:
             reportSent()
         case .wouldBlock:

@@ -144,6 +144,9 @@ extension QueueUdpSocket {
         }
         if v4 == nil, socket4 >= 0 { closeSocket(ipv4: true) }
         if v6 == nil, socket6 >= 0 { closeSocket(ipv4: false) }
+        // Bound to every address: each datagram says which one it reached, for the reply.
+        if v4?.host == "0.0.0.0" { UdpDescriptor.reportDestinations(socket4, family: AF_INET) }
+        if v6?.host == "::" { UdpDescriptor.reportDestinations(socket6, family: AF_INET6) }
         didBind = true
     }
 

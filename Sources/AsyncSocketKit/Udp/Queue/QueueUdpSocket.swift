@@ -85,6 +85,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     let receiveBuffer = DatagramBuffer()
     /// The last datagram's sender and its `sockaddr` bytes (socket queue only).
     var lastSender: (address: SocketAddress, bytes: Data)?
+    /// Bound to a wildcard address: the local address each recent sender reached (socket queue only).
+    var replySources = UdpReplySources()
     let pendingDeliveries = Atomic<Int>(0)
     let readingPaused = Atomic<Bool>(false)
 
