@@ -45,6 +45,8 @@ extension QueueUdpSocket {
         connecting = false
         didConnect = false
         cachedPeer = nil
+        lastSender = nil
+        replySources = UdpReplySources()
         sends.removeAll()
         currentSend = nil
         currentTarget = nil

@@ -48,6 +48,13 @@ final class DispatchDatagramWatch: DatagramWatch, @unchecked Sendable {
         }
     }
 
+    deinit {
+        // Every path through the socket stops the watch first; should one not, the sources must not
+        // be released suspended (libdispatch stops the program). Nothing else holds the watch now,
+        // so no block on the queue can be using the channel.
+        channel?.cancel(closing: false)
+    }
+
     var wantsReadable: Bool {
         get { shared.withLock { $0.wantsReadable } }
         set { change { $0.wantsReadable = newValue } }
