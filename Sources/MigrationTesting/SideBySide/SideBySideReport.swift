@@ -10,6 +10,13 @@ public struct SideBySideReport: Sendable, CustomStringConvertible {
     /// The first divergence of each program that differs from the reference.
     public let divergences: [Divergence]
 
+    /// Compares every outcome after the first with the first, under `rules`.
+    init(scenario: String, comparing outcomes: [SubjectOutcome], rules: EquivalenceRules) {
+        self.scenario = scenario
+        self.outcomes = outcomes
+        divergences = outcomes.dropFirst().compactMap { DivergenceFinder.compare(outcomes[0], $0, rules: rules) }
+    }
+
     /// Whether every program behaved like the reference.
     public var isEquivalent: Bool { divergences.isEmpty }
 

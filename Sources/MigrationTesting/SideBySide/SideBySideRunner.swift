@@ -38,9 +38,7 @@ public struct SideBySideRunner: Sendable {
 
     /// Runs every subject in turn and compares each with the first.
     public func run(_ subjects: [SideBySideSubject], scenario: String = "") -> SideBySideReport {
-        let outcomes = subjects.map(run)
-        let divergences = outcomes.dropFirst().compactMap { DivergenceFinder.compare(outcomes[0], $0, rules: rules) }
-        return SideBySideReport(scenario: scenario, outcomes: outcomes, divergences: divergences)
+        SideBySideReport(scenario: scenario, comparing: subjects.map(run), rules: rules)
     }
 
     private func run(_ subject: SideBySideSubject) -> SubjectOutcome {
