@@ -81,6 +81,52 @@ struct QueueUdpSocketLifecycleTests {
         }
     }
 
+    @Test(
+        "an asynchronous receive filter that answers after close: the datagram is dropped, nothing reaches the delegate but the close"
+    )
+    func filterAnswersAfterClose() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            let asked = DispatchSemaphore(value: 0)
+            let answer = DispatchSemaphore(value: 0)
+            socket.setReceiveFilter(
+                { _, _, _ in
+                    asked.signal()
+                    answer.wait()
+                    return true
+                }, withQueue: DispatchQueue(label: "filter"), isAsynchronous: true)
+            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            try socket.beginReceiving()
+            UdpPeer().send(bytes("late"), to: socket.localPort)
+            #expect(asked.wait(timeout: .now() + 10) == .success)
+            socket.close()
+            answer.signal()
+            #expect(recorder.wait(for: 1))
+            #expect(recorder.events == ["closed"])
+            // The answer is counted off on the socket queue; past it and past the delegate queue, a
+            // delivery it caused would be recorded.
+            #expect(waitUntil { socket.pendingDatagramCount == 0 })
+            socket.perform {}
+            recorder.queue.sync {}
+            #expect(recorder.events == ["closed"])
+        }
+    }
+
+    @Test("maxSendBufferSize never shrinks the system's send buffer (SO_SNDBUF stays at the default of a plain socket)")
+    func sendBufferNeverShrinks() throws {
+        let plain = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(plain) }
+        let recorder = QueueUdpRecorder()
+        let udp = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+        udp.maxSendBufferSize = 1024
+        #expect(udp.maxSendBufferSize == 1024)
+        try udp.bind(toPort: 0, interface: "127.0.0.1")
+        let descriptor = try #require(udp.descriptors.first)
+        #expect(sendBufferSize(descriptor) >= sendBufferSize(plain))
+        udp.close()
+    }
+
     @Test("receive filter: rejected datagrams never reach the delegate, passed ones carry the filter's context")
     func receiveFilter() async throws {
         try await onNewThread {
@@ -400,4 +446,12 @@ private func bindsWithoutReuse(port: UInt16) -> Bool {
 private func stillOpen(_ sockets: [String]) -> [String] {
     let open = openFileDescriptorTargets()
     return sockets.filter { socket in open.contains { $0.hasSuffix(socket) } }
+}
+
+/// The `SO_SNDBUF` of `descriptor`.
+private func sendBufferSize(_ descriptor: Int32) -> Int32 {
+    var size: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    getsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, &length)
+    return size
 }
