@@ -24,8 +24,6 @@ public struct DatagramSideBySideRunner: Sendable {
     /// open, has a few seconds more).
     public var timeout: TimeInterval
 
-    private static let teardownTimeout: TimeInterval = 5
-
     /// A runner for `script`.
     public init(script: DatagramScript, rules: EquivalenceRules = .standard, timeout: TimeInterval = 30) {
         self.script = script
@@ -79,14 +77,16 @@ public struct DatagramSideBySideRunner: Sendable {
         }
         let outcome = play(peer, programPort: run.listeningPort, deadline: deadline, problems: &problems)
         let closing = Lock<[String]>([])
-        _ = SideBySideRunner.onLoop(thread.loop, deadline: Date(timeIntervalSinceNow: Self.teardownTimeout)) {
+        _ = SideBySideRunner.onLoop(thread.loop, deadline: Date(timeIntervalSinceNow: SideBySideRunner.teardownTimeout))
+        {
             for socket in run.tracedUdpSockets where !socket.isClosed {
                 closing.withLock { $0.append(run.log.label(of: socket)) }
                 socket.close()
             }
         }
         problems += waitForCloses(closing.withLock { $0 }, in: run.log)
-        _ = SideBySideRunner.onLoop(thread.loop, deadline: Date(timeIntervalSinceNow: Self.teardownTimeout)) {
+        _ = SideBySideRunner.onLoop(thread.loop, deadline: Date(timeIntervalSinceNow: SideBySideRunner.teardownTimeout))
+        {
             run.releaseKept()
         }
         return SubjectOutcome(name: name, trace: run.log.trace, peer: outcome, problems: problems)
@@ -129,11 +129,7 @@ public struct DatagramSideBySideRunner: Sendable {
 
     /// Waits for the close report of each socket labelled in `labels`; returns what did not come.
     private func waitForCloses(_ labels: [String], in log: TraceLog) -> [String] {
-        let closed = log.wait(timeout: Self.teardownTimeout) {
-            labels.allSatisfy { label in
-                log.events(of: label).contains { if case .disconnected = $0 { true } else { false } }
-            }
-        }
-        return closed ? [] : ["a socket closed by the runner did not report it in time"]
+        log.waitForDisconnects(of: labels, timeout: SideBySideRunner.teardownTimeout)
+            ? [] : ["a socket closed by the runner did not report it in time"]
     }
 }

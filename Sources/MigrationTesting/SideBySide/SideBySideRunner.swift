@@ -19,7 +19,8 @@ public struct SideBySideRunner: Sendable {
     /// still open, has a few seconds more).
     public var timeout: TimeInterval
 
-    private static let teardownTimeout: TimeInterval = 5
+    /// How long the ending of a run (closing what is still open) may take.
+    static let teardownTimeout: TimeInterval = 5
 
     /// A runner for `script`.
     public init(script: PeerScript, rules: EquivalenceRules = .standard, timeout: TimeInterval = 30) {
@@ -125,13 +126,7 @@ public struct SideBySideRunner: Sendable {
         for socket in open {
             socket.disconnect()
         }
-        let labels = open.map { run.log.label(of: $0) }
-        let closed = run.log.wait(timeout: Self.teardownTimeout) {
-            labels.allSatisfy { label in
-                run.log.events(of: label).contains { if case .disconnected = $0 { true } else { false } }
-            }
-        }
-        if !closed {
+        if !run.log.waitForDisconnects(of: open.map { run.log.label(of: $0) }, timeout: Self.teardownTimeout) {
             problems.append("a socket disconnected by the runner did not report it in time")
         }
         run.releaseKept()

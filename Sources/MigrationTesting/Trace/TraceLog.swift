@@ -57,6 +57,16 @@ public final class TraceLog: @unchecked Sendable {
         }
     }
 
+    /// Waits up to `timeout` seconds until each socket labelled in `labels` has reported its final
+    /// callback (``TraceEvent/disconnected(_:)``); returns whether all did.
+    func waitForDisconnects(of labels: [String], timeout: TimeInterval) -> Bool {
+        wait(timeout: timeout) {
+            labels.allSatisfy { label in
+                events(of: label).contains { if case .disconnected = $0 { true } else { false } }
+            }
+        }
+    }
+
     /// Names `socket` (an object identity) `label`, unless it already has a name.
     func name(_ socket: AnyObject, _ label: String) {
         condition.withLock {
