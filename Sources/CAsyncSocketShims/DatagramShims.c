@@ -97,3 +97,25 @@ ssize_t ask_send_datagram(int fd, const void *bytes, size_t count, const struct 
     } while (sent < 0 && errno == EINTR);
     return sent;
 }
+
+int ask_send_datagrams(int fd, const struct ask_outgoing_datagram *datagrams, unsigned int count) {
+    struct mmsghdr messages[ASK_MAX_SEND_BATCH];
+    struct iovec vectors[ASK_MAX_SEND_BATCH];
+    if (count > ASK_MAX_SEND_BATCH) {
+        count = ASK_MAX_SEND_BATCH;
+    }
+    memset(messages, 0, sizeof(messages[0]) * count);
+    for (unsigned int index = 0; index < count; index++) {
+        vectors[index].iov_base = (void *)datagrams[index].bytes;
+        vectors[index].iov_len = datagrams[index].count;
+        messages[index].msg_hdr.msg_name = (void *)datagrams[index].to;
+        messages[index].msg_hdr.msg_namelen = datagrams[index].to ? datagrams[index].to_length : 0;
+        messages[index].msg_hdr.msg_iov = &vectors[index];
+        messages[index].msg_hdr.msg_iovlen = 1;
+    }
+    int sent;
+    do {
+        sent = sendmmsg(fd, messages, count, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent;
+}

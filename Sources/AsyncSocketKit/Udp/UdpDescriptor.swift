@@ -32,8 +32,6 @@ enum UdpDescriptor {
         case failed(Int32)
     }
 
-    /// Sends `data` as one datagram to `destination` (`nil`: the connected peer), from the local
-    /// address `source` when given (on `interface` for IPv6); never blocks.
     /// Sends `data` as one datagram to `destination` (`nil`: the connected peer), from `source` when
     /// given (a reply leaving from the address its peer reached); when that address cannot send (a
     /// broadcast address: `EINVAL`, `EADDRNOTAVAIL`), the kernel chooses.
@@ -69,6 +67,43 @@ enum UdpDescriptor {
         let code = ask_errno()
         return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
     }
+
+    /// Sends `datagrams` (each to its address, `nil`: the connected peer; at most `maxSendBatch`) with one
+    /// `sendmmsg` and returns how many left, in order; never blocks. The first one not sent met `EAGAIN`
+    /// or an error the call does not report: ``send(_:_:to:from:)`` alone on it says which.
+    static func sendBatch(_ fd: Int32, _ datagrams: [(data: Data, to: SocketAddress?)]) -> Int {
+        let count = min(datagrams.count, maxSendBatch)
+        guard count > 0 else { return 0 }
+        return withUnsafeTemporaryAllocation(of: ask_outgoing_datagram.self, capacity: count) { items in
+            withUnsafeTemporaryAllocation(of: sockaddr_storage.self, capacity: count) { addresses in
+                // Each payload is pinned by its own `withUnsafeBytes`, so the calls nest, one per datagram.
+                func fill(_ index: Int) -> Int32 {
+                    guard index < count else {
+                        return ask_send_datagrams(fd, items.baseAddress, UInt32(count))
+                    }
+                    return datagrams[index].data.withUnsafeBytes { bytes in
+                        var to: UnsafePointer<sockaddr>?
+                        var length: socklen_t = 0
+                        if let address = datagrams[index].to {
+                            let slot = UnsafeMutableRawPointer(addresses.baseAddress! + index)
+                            length = address.withSockaddr { pointer, size in
+                                slot.copyMemory(from: pointer, byteCount: Int(size))
+                                return size
+                            }
+                            to = UnsafePointer(slot.assumingMemoryBound(to: sockaddr.self))
+                        }
+                        items[index] = ask_outgoing_datagram(
+                            bytes: bytes.baseAddress, count: bytes.count, to: to, to_length: length)
+                        return fill(index + 1)
+                    }
+                }
+                return max(Int(fill(0)), 0)
+            }
+        }
+    }
+
+    /// The most datagrams ``sendBatch(_:_:)`` sends in one call.
+    static let maxSendBatch = Int(ASK_MAX_SEND_BATCH)
 
     enum ReceiveResult {
         /// A datagram, its sender, and the local address it was sent to when the socket asks

@@ -88,4 +88,20 @@ ssize_t ask_recv_datagram(int fd, void *buffer, size_t capacity, struct sockaddr
 ssize_t ask_send_datagram(int fd, const void *bytes, size_t count, const struct sockaddr *to, uint32_t to_length,
                           const struct sockaddr *from, unsigned int interface_index);
 
+/// The most datagrams one ask_send_datagrams call takes.
+#define ASK_MAX_SEND_BATCH 64
+
+/// One datagram of an ask_send_datagrams batch: `count` bytes to `to` (NULL: the connected peer).
+struct ask_outgoing_datagram {
+    const void *bytes;
+    size_t count;
+    const struct sockaddr *to;
+    uint32_t to_length;
+};
+
+/// Sends up to ASK_MAX_SEND_BATCH datagrams with one sendmmsg, without SIGPIPE (EINTR retried). Returns
+/// how many were sent, in order, or -1 with errno set when the first one could not be; the first one
+/// not sent was not tried, or failed with an error sendmmsg does not report (send it alone to learn it).
+int ask_send_datagrams(int fd, const struct ask_outgoing_datagram *datagrams, unsigned int count);
+
 #endif

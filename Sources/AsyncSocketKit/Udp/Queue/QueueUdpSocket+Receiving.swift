@@ -186,6 +186,7 @@ extension QueueUdpSocket {
     /// Dispatches the outbox to the delegate queue in one block: one thread wake-up for every datagram
     /// a readiness event read, not one each.
     func flushDeliveries() {
+        flushSentReports()
         guard !outbox.isEmpty else { return }
         var taken: [QueueUdpDelivery] = []
         swap(&taken, &outbox)
@@ -196,11 +197,13 @@ extension QueueUdpSocket {
         }
         let box = DelegateBox(delegate)
         queue.async { [self] in
-            for delivery in batch {
-                box.delegate?.udpSocket(
-                    self, didReceive: delivery.data, fromAddress: delivery.address,
-                    withFilterContext: delivery.context)
-                deliveryEnded()
+            deliveringBatch {
+                for delivery in batch {
+                    box.delegate?.udpSocket(
+                        self, didReceive: delivery.data, fromAddress: delivery.address,
+                        withFilterContext: delivery.context)
+                    deliveryEnded()
+                }
             }
         }
     }

@@ -109,19 +109,6 @@ extension QueueUdpSocket {
         dequeueSends()
     }
 
-    private func enqueue(_ packet: QueueUdpPacket) {
-        guard socketQueueIsOwn, !blockingFilter.load(ordering: .sequentiallyConsistent) else {
-            return async { [self] in
-                sends.append(packet)
-                dequeueSends()
-            }
-        }
-        sync {
-            sends.append(packet)
-            dequeueSends()
-        }
-    }
-
     /// Raises ``blockingFilter`` now when `filter` will block the socket queue on another queue; lowers
     /// it (from the socket queue, once the filters are in place) when neither filter does.
     func filterWillChange(synchronousOn queue: DispatchQueue?) {
@@ -145,8 +132,12 @@ extension QueueUdpSocket {
     func dequeueSends() {
         guard !dequeuingSends else { return }
         dequeuingSends = true
-        defer { dequeuingSends = false }
+        defer {
+            dequeuingSends = false
+            flushSentReports()
+        }
         while currentSend == nil {
+            if sendReadyRun() { continue }
             guard let next = sends.popFirst() else {
                 if closesAfterSends { closeNow(error: nil) }
                 return
@@ -226,7 +217,7 @@ extension QueueUdpSocket {
     }
 
     /// The one address `destination` stands for when no lookup is needed.
-    private func knownAddress(of destination: QueueUdpDestination) -> SocketAddress? {
+    func knownAddress(of destination: QueueUdpDestination) -> SocketAddress? {
         switch destination {
         case .address(let address): address
         case .host(let host, let port): SocketAddress.numeric(host, port: port)
@@ -240,7 +231,7 @@ extension QueueUdpSocket {
         return .success(address)
     }
 
-    private func isUsable(_ address: SocketAddress) -> Bool {
+    func isUsable(_ address: SocketAddress) -> Bool {
         let (enabled, fd) = address.isIPv4 ? (ipv4Enabled, socket4) : (ipv6Enabled, socket6)
         return (address.isIPv4 || address.isIPv6) && enabled && (!created || fd >= 0)
     }
@@ -358,7 +349,7 @@ extension QueueUdpSocket {
 
     private func reportSent() {
         guard let tag = currentSend?.tag else { return }
-        notify { [self] in $0.udpSocket(self, didSendDataWithTag: tag) }
+        reportSent(tag: tag)
         finishSend()
     }
 

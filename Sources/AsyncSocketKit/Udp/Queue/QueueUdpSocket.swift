@@ -18,10 +18,12 @@ import Synchronization
 /// datagrams; the receive buffer is never shrunk; continuous receiving stops reading while the
 /// delegate queue holds `maxPendingDatagrams` undelivered datagrams), `Migration/README.md` says so.
 public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible {
-    // @unchecked Sendable: every stored variable but `pendingDeliveries`, `readingPaused` and
-    // `blockingFilter` (atomics)
-    // is touched only on `socketQueue`: public calls go through `sync`/`async`, and the dispatch
-    // sources, timers and filter replies run there.
+    // @unchecked Sendable: every stored variable but `pendingDeliveries`, `readingPaused`,
+    // `blockingFilter`, `deliveringThread` (atomics) and `batchSends` is touched only on `socketQueue`:
+    // public calls go through `sync`/`async`, and the dispatch sources, timers and filter replies run
+    // there. `batchSends` is touched only by the thread `deliveringThread` names, while it delivers a
+    // batch and as it ends; batches run one after another on the delegate queue, so each thread's
+    // turn happens after the previous one's.
 
     /// The datagrams continuous receiving may have dispatched to the delegate queue and not yet
     /// delivered before it stops reading (the kernel's buffer holds the rest): GCDAsyncUdpSocket had
@@ -74,6 +76,12 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     var dequeuingSends = false
     var sendTimer: DispatchSourceTimer?
     var closesAfterSends = false
+    /// `didSendDataWithTag` reports of this pass of the send queue, not yet dispatched (socket queue only).
+    var sentTags: [Int] = []
+    /// Sends held back by the thread delivering a batch (that thread only; QueueUdpSocket+Batching.swift).
+    var batchSends: [QueueUdpPacket] = []
+    /// `pthread_self()` of the thread delivering a batch of datagrams, 0 when none is.
+    let deliveringThread = Atomic<UInt>(0)
 
     // Receiving.
     var receiveMode = ReceiveMode.off
@@ -152,6 +160,7 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
 
     /// Runs `body` on the socket queue and waits (inline when already there).
     func sync<T>(_ body: () throws -> T) rethrows -> T {
+        if isDeliveringThread, !batchSends.isEmpty { flushBatchSends() }
         if isOnSocketQueue {
             return try body()
         }
@@ -160,11 +169,13 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
 
     /// Queues `body` on the socket queue.
     func async(_ body: @escaping @Sendable () -> Void) {
+        if isDeliveringThread, !batchSends.isEmpty { flushBatchSends() }
         socketQueue.async(execute: body)
     }
 
     /// Dispatches `body` to the delegate queue with the delegate of this moment (as GCD captures it).
     func notify(_ body: @escaping @Sendable (any QueueUdpSocketDelegate) -> Void) {
+        flushSentReports()
         guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
         let box = DelegateBox(delegate)
         queue.async {
