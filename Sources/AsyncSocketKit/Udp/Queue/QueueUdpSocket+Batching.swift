@@ -6,19 +6,20 @@ import Foundation
 // A delegate answering each datagram from `didReceive` used to cost a hop per answer: its `send` joined
 // the socket queue (a `sync` that waits, and wakes a thread, whenever the socket queue is busy reading)
 // and its `didSendDataWithTag` came back as a block of its own. Now, while a thread delivers a batch of
-// datagrams, the sends it makes for this socket wait in `batchSends` and join the socket queue together
-// when the batch's callbacks have returned (or sooner, at `maxBatchSends`, or before any other call the
-// same thread makes on the socket, so nothing overtakes them). The delegate cannot tell: its
-// `didSendDataWithTag` for such a send comes on the delegate queue, which is busy delivering the batch
-// until then anyway. What changes is when the datagram leaves: after the batch rather than during it,
-// as SwiftNIO flushes a channel's writes on `channelReadComplete` (Migration/README.md).
+// datagrams, the sends it makes for this socket wait in `batchSends`, and join the socket queue
+// together, without waiting for it, when the batch's callbacks have returned; sooner at
+// `maxBatchSends`, and before any other call the same thread makes on the socket (that call then queues
+// behind them, so nothing overtakes them). The delegate cannot tell: its `didSendDataWithTag` for such a
+// send comes on the delegate queue, which is busy delivering the batch until then anyway. What changes
+// is when the datagram leaves: after the batch rather than during it, as SwiftNIO flushes a channel's
+// writes on `channelReadComplete` (Migration/README.md).
 //
 // On the socket queue, datagrams at the head of the send queue that need nothing but `sendto` (no
 // filter, a destination known without a lookup, no reply address to choose) leave together, with one
 // `sendmmsg` per descriptor; the first one it did not send takes the one-at-a-time path, which meets its
-// `EAGAIN` or error again and handles it as always. The `didSendDataWithTag` reports of one pass (`dequeueSends`) go to the delegate
-// queue in one block (`sentTags`); any other delegate call first sends the reports gathered before it,
-// so the order the delegate sees is the order things happened in.
+// `EAGAIN` or error again and handles it as always. The `didSendDataWithTag` reports of one pass
+// (`dequeueSends`) go to the delegate queue in one block (`sentTags`); any other delegate call first
+// sends the reports gathered before it, so the order the delegate sees is the order things happened in.
 extension QueueUdpSocket {
     /// Sends a delivering thread holds back before it joins them to the socket queue.
     static let maxBatchSends = 64
@@ -45,7 +46,7 @@ extension QueueUdpSocket {
             if batchSends.count >= Self.maxBatchSends { flushBatchSends() }
             return
         }
-        join([packet])
+        join([packet], waiting: true)
     }
 
     /// Joins the sends held back by a delivering thread to the socket queue (that thread only).
@@ -53,13 +54,16 @@ extension QueueUdpSocket {
         guard !batchSends.isEmpty else { return }
         var packets: [QueueUdpPacket] = []
         swap(&packets, &batchSends)
-        join(packets)
+        join(packets, waiting: false)
     }
 
-    /// Appends `packets` to the send queue and starts it, from any thread but the socket queue's:
-    /// with `sync` where that cannot wait for the caller's own queue (QueueUdpSocket+Sending.swift).
-    private func join(_ packets: [QueueUdpPacket]) {
-        guard socketQueueIsOwn, !blockingFilter.load(ordering: .sequentiallyConsistent) else {
+    /// Appends `packets` to the send queue and starts it. A lone send waits with `sync` where that
+    /// cannot wait for the caller's own queue (QueueUdpSocket+Sending.swift); a batch's sends do not
+    /// wait: the socket queue is then usually reading the next datagrams, and a `sync` would wait for it
+    /// (Benchmarks/UDP.md).
+    private func join(_ packets: [QueueUdpPacket], waiting: Bool) {
+        guard socketQueueIsOwn, !blockingFilter.load(ordering: .sequentiallyConsistent), waiting || isOnSocketQueue
+        else {
             return async { [self] in
                 sends.append(contentsOf: packets)
                 dequeueSends()

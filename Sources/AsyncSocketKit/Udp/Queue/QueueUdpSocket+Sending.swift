@@ -10,10 +10,11 @@ import Foundation
 // Work that leaves the socket queue (a lookup, an asynchronous filter) carries the close count and
 // is dropped when the socket closed meanwhile.
 //
-// On a socket queue the socket made itself, a send joins the queue with `sync`, not `async` as
+// On a socket queue the socket made itself, a lone send joins the queue with `sync`, not `async` as
 // GCDAsyncUdpSocket did: on an idle serial queue libdispatch runs a `sync` block on the caller's thread,
-// so a delegate answering a datagram sends it without waking another thread (an `async` was a thread
-// wake-up per datagram; Benchmarks/UDP.md). The caller waits at most for the socket queue's current
+// so it leaves without waking another thread (an `async` was a thread wake-up per datagram;
+// Benchmarks/UDP.md). Sends made while the delegate queue delivers datagrams join together after the
+// batch, with `async` (QueueUdpSocket+Batching.swift). The caller waits at most for the socket queue's current
 // block, with two exceptions, where `async` stays: a socket queue the caller gave may target the
 // caller's own queue (GCD's way to keep a socket on its delegate's thread), and a `sync` from that queue
 // would wait for itself (libdispatch stops the program); and a synchronous filter makes the socket queue
