@@ -99,6 +99,11 @@ let package = Package(
             .executableTarget(
                 name: "TimerWithoutDescriptorsProbe", dependencies: ["AsyncSocketKit"],
                 path: "Tests/Probes/TimerWithoutDescriptorsProbe"),
+            // A program the fault tests run in a network namespace whose loopback holds datagrams back, to
+            // reach UDP send timeouts (see its main.swift).
+            .executableTarget(
+                name: "UdpSendTimeoutProbe", dependencies: ["AsyncSocketKit"],
+                path: "Tests/Probes/UdpSendTimeoutProbe"),
             // Helpers and fixtures the test targets share (recorders, raw peers, the socket auditor,
             // TLS fixtures); its API is `package`, for the test targets of this package only.
             .target(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what AsyncSocketKit needs from Debian when pkg-config cannot find it:
-# libevent (core, extra, pthreads), OpenSSL 3 headers and the openssl command, pkg-config.
+# libevent (core, extra, pthreads), OpenSSL 3 headers and the openssl command, pkg-config, and iproute2
+# (`ip` and `tc`, which a fault test runs in a network namespace of its own).
 # Idempotent and quiet when nothing is missing.
 set -euo pipefail
 
@@ -13,6 +14,7 @@ else
   missing+=(libevent-dev libssl-dev)
 fi
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+{ command -v tc && command -v ip; } >/dev/null 2>&1 || missing+=(iproute2)
 
 if ((${#missing[@]} == 0)); then exit 0; fi
 
