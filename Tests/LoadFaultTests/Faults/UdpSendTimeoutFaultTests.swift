@@ -4,14 +4,14 @@ import Testing
 
 // A UDP send times out only when the kernel has no room for it, which loopback never causes. The probe
 // (Tests/Probes/UdpSendTimeoutProbe) runs in a user and network namespace of its own (`unshare -rn`)
-// whose loopback has a token-bucket qdisc at 8 kbit/s: the datagrams wait there holding the socket's send
-// buffer until a send finds no room. Each face must report the send that waited too long with its
+// whose loopback has a token-bucket qdisc at 1 Mbit/s: the datagrams wait there holding the socket's send
+// buffer until a send finds no room (the probe's header says why they go to a socket that never reads). Each face must report the send that waited too long with its
 // original's timeout error, after at least the timeout, and stay open (Migration/README.md: a failed
 // send is reported, the socket is not closed).
 @Suite("Faults: UDP send timeouts, in a network namespace whose loopback holds datagrams back")
 struct UdpSendTimeoutFaultTests {
     static let namespaceScript =
-        "ip link set lo up && tc qdisc add dev lo root tbf rate 8kbit burst 1600 limit 10000000 && exec \"$1\""
+        "ip link set lo mtu 1500 up && tc qdisc add dev lo root tbf rate 1mbit burst 1600 limit 10000000 && exec \"$1\""
 
     @Test("QueueUdpSocket and RunLoopUdpSocket on both engines: sendTimeout after the timeout, the socket open")
     func sendTimeouts() async throws {

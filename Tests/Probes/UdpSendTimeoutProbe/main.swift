@@ -4,19 +4,70 @@ import Foundation
 
 // UDP send timeouts, which loopback alone never reaches: the kernel frees a datagram's send-buffer
 // memory as soon as loopback takes it. LoadFaultTests' UdpSendTimeoutFaultTests runs this program in a
-// network namespace of its own whose loopback has a token-bucket qdisc at 8 kbit/s, so datagrams wait
+// network namespace of its own whose loopback has a token-bucket qdisc at 1 Mbit/s, so datagrams wait
 // in the qdisc holding the socket's send buffer, and after about a hundred 1400-byte sends a send finds
-// no room and waits, with its timer. For each face (QueueUdpSocket; RunLoopUdpSocket on each engine) it
-// sends datagrams one after another, each from the previous one's `didSend`, with a 0.3 s timeout, until
-// one is not sent, and prints one line:
+// no room and waits, with its timer (the qdisc needs most of a second to make room again). For each
+// face (QueueUdpSocket; RunLoopUdpSocket on each engine) it sends datagrams one after another, each from
+// the previous one's `didSend`, with a 0.3 s timeout, until one is not sent, and prints one line:
 //   "<face>: sent N, then <error domain> <code> after S s, open"   (or "…, closed")
 // or "<face>: FAILED <what happened>". It exits 0 when it printed a line per face.
+//
+// Every datagram goes to a socket of this program that reads them all, and the program exits only once
+// it has them (or after 20 s): a datagram still in the qdisc when the program ends would reach a closed
+// port, and the kernel's ICMP reply, sent from sockets every namespace shares, would wait behind the
+// slow qdisc holding their send buffer; enough of those silence ICMP on the whole machine until the
+// namespace is gone.
 
 let payload = Data(repeating: 0x55, count: 1400)
 let timeout: TimeInterval = 0.3
 /// More sends than any send buffer holds at 1400 bytes each: reaching it means no send ever waited.
 let sendLimit = 5000
-let discardPort: UInt16 = 9
+
+/// A socket bound to 127.0.0.1 that reads and counts every datagram, on a thread of its own.
+final class Receiver: @unchecked Sendable {
+    // @unchecked Sendable: `count` is locked; the descriptor and port are constant.
+    let fd: Int32
+    let port: UInt16
+    private let lock = NSCondition()
+    private var count = 0
+
+    init() {
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        precondition(descriptor >= 0 && bound, "the receiving socket: \(String(cString: strerror(errno)))")
+        fd = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 2048)
+            while recv(fd, &buffer, buffer.count, 0) >= 0 {
+                lock.lock()
+                count += 1
+                lock.broadcast()
+                lock.unlock()
+            }
+        }
+    }
+
+    /// Waits until `total` datagrams arrived, or `deadline`; whether they did.
+    func wait(for total: Int, until deadline: Date) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        while count < total {
+            if !lock.wait(until: deadline) { return count >= total }
+        }
+        return true
+    }
+}
+
+let receiver = Receiver()
 
 func describe(_ error: any Error) -> String {
     let bridged = error as NSError
@@ -45,7 +96,7 @@ final class QueueSender: QueueUdpSocketDelegate, @unchecked Sendable {
 
     func sendNext(_ sock: QueueUdpSocket) {
         lastSendStarted = Date()
-        sock.send(payload, toHost: "127.0.0.1", port: discardPort, withTimeout: timeout, tag: sent)
+        sock.send(payload, toHost: "127.0.0.1", port: receiver.port, withTimeout: timeout, tag: sent)
     }
 
     func udpSocket(_ sock: QueueUdpSocket, didSendDataWithTag tag: Int) {
@@ -74,7 +125,7 @@ final class LoopSender: RunLoopUdpSocketDelegate {
 
     func sendNext(_ sock: RunLoopUdpSocket) {
         lastSendStarted = Date()
-        if !sock.send(payload, toHost: "127.0.0.1", port: discardPort, withTimeout: timeout, tag: sent) {
+        if !sock.send(payload, toHost: "127.0.0.1", port: receiver.port, withTimeout: timeout, tag: sent) {
             finished = true
         }
     }
@@ -95,19 +146,23 @@ final class LoopSender: RunLoopUdpSocketDelegate {
     }
 }
 
-func queueFace() {
+/// Runs the QueueUdpSocket face; the datagrams it sent.
+func queueFace() -> Int {
     let sender = QueueSender()
     let socket = QueueUdpSocket(delegate: sender, delegateQueue: sender.queue)
     sender.queue.async { sender.sendNext(socket) }
     guard sender.done.wait(timeout: .now() + 20) == .success else {
-        return print("QueueUdpSocket: FAILED no answer within 20 s")
+        print("QueueUdpSocket: FAILED no answer within 20 s")
+        return 0
     }
     let (sent, failure, waited) = sender.queue.sync { (sender.sent, sender.failure, sender.waited) }
     report("QueueUdpSocket", sent: sent, error: failure, waited: waited, open: !socket.isClosed)
     socket.close()
+    return sent
 }
 
-func loopFace(_ engine: RunLoopSocket.Engine) {
+/// Runs the RunLoopUdpSocket face on `engine`; the datagrams it sent.
+func loopFace(_ engine: RunLoopSocket.Engine) -> Int {
     let face = "RunLoopUdpSocket \(engine)"
     let sender = LoopSender()
     let socket = RunLoopUdpSocket(delegate: sender, engine: engine)
@@ -116,12 +171,19 @@ func loopFace(_ engine: RunLoopSocket.Engine) {
     while !sender.finished, Date() < deadline {
         _ = EventRunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.1))
     }
-    guard sender.finished else { return print("\(face): FAILED no answer within 20 s") }
+    guard sender.finished else {
+        print("\(face): FAILED no answer within 20 s")
+        return sender.sent
+    }
     report(face, sent: sender.sent, error: sender.failure, waited: sender.waited, open: !socket.isClosed)
     socket.close()
+    return sender.sent
 }
 
-queueFace()
+var sentInAll = queueFace()
 for engine in RunLoopSocket.Engine.allCases {
-    loopFace(engine)
+    sentInAll += loopFace(engine)
+}
+if !receiver.wait(for: sentInAll, until: Date().addingTimeInterval(20)) {
+    print("receiver: FAILED not every datagram sent arrived within 20 s")
 }

@@ -96,6 +96,35 @@ struct QueueUdpBatchingTests {
     }
 
     @Test(
+        "a close() handed to another thread after a send in didReceive: the send leaves first and the socket stays closed"
+    )
+    func closeOnAnotherThreadAfterAnswer() async throws {
+        try await onNewThread {
+            let delegate = AnsweringDelegate { sock, _, address in
+                sock.send(Data("answer".utf8), toAddress: address, withTimeout: 5, tag: 1)
+                // The close runs, and returns, while this callback still holds the send back.
+                let done = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    sock.close()
+                    done.signal()
+                }
+                done.wait()
+            }
+            let socket = QueueUdpSocket(delegate: delegate, delegateQueue: delegate.recorder.queue)
+            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            let port = socket.localPort
+            try socket.beginReceiving()
+            let peer = UdpPeer()
+            peer.send(bytes("close"), to: port)
+            let answer = peer.receive()
+            #expect(answer?.bytes == bytes("answer") && answer?.port == port)
+            #expect(delegate.recorder.wait(for: 3))
+            #expect(delegate.recorder.events == ["received close from 127.0.0.1", "sent 1", "closed"])
+            #expect(socket.isClosed)  // the held send did not make the descriptors again after the close
+        }
+    }
+
+    @Test(
         "one batch's sends to both families and to a name that needs a lookup keep their order, per peer and in the reports"
     )
     func mixedDestinations() async throws {
@@ -156,7 +185,8 @@ struct QueueUdpBatchingTests {
             let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
             let peer = UdpPeer()
             socket.setPreferIPv4()
-            // A connect queued first keeps the datagrams behind it until it is done: they leave as a run.
+            // A connect queued first keeps the datagrams behind it until its lookup is done: those queued
+            // by then leave as runs (all of them, when the lookup takes longer than the sends).
             try socket.connect(toHost: "localhost", onPort: peer.port)
             let count = 100
             for tag in 0..<count {

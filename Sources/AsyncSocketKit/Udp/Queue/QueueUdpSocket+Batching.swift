@@ -6,20 +6,25 @@ import Foundation
 // A delegate answering each datagram from `didReceive` used to cost a hop per answer: its `send` joined
 // the socket queue (a `sync` that waits, and wakes a thread, whenever the socket queue is busy reading)
 // and its `didSendDataWithTag` came back as a block of its own. Now, while a thread delivers a batch of
-// datagrams, the sends it makes for this socket wait in `batchSends`, and join the socket queue
-// together, without waiting for it, when the batch's callbacks have returned; sooner at
-// `maxBatchSends`, and before any other call the same thread makes on the socket (that call then queues
-// behind them, so nothing overtakes them). The delegate cannot tell: its `didSendDataWithTag` for such a
-// send comes on the delegate queue, which is busy delivering the batch until then anyway. What changes
-// is when the datagram leaves: after the batch rather than during it, as SwiftNIO flushes a channel's
-// writes on `channelReadComplete` (Migration/README.md).
+// datagrams, the sends it makes for this socket are held in `batchSends`, and join the socket queue
+// together, without waiting for it, when the batch's callbacks have returned (sooner at
+// `maxBatchSends`). Any call on the socket, from any thread, first joins the held sends, so a call made
+// after a send (on its thread, or on another one it handed work to) never overtakes it. The delegate's
+// `didSendDataWithTag` for such a send comes on the delegate queue, which is busy delivering the batch
+// until then anyway. What changes is when the datagram leaves: after the batch rather than during it, as
+// SwiftNIO flushes a channel's writes on `channelReadComplete` (Migration/README.md). One thread at a
+// time delivers this way: on a concurrent delegate queue, a batch delivered while another is delivered
+// holds nothing back.
 //
 // On the socket queue, datagrams at the head of the send queue that need nothing but `sendto` (no
-// filter, a destination known without a lookup, no reply address to choose) leave together, with one
-// `sendmmsg` per descriptor; the first one it did not send takes the one-at-a-time path, which meets its
-// `EAGAIN` or error again and handles it as always. The `didSendDataWithTag` reports of one pass
-// (`dequeueSends`) go to the delegate queue in one block (`sentTags`); any other delegate call first
-// sends the reports gathered before it, so the order the delegate sees is the order things happened in.
+// filter, a destination known without a lookup, no reply address to choose, not a connected socket)
+// leave together, with one `sendmmsg` per descriptor; the first one it did not send takes the
+// one-at-a-time path, which meets its `EAGAIN` or error again and handles it as always. A connected
+// socket's datagrams go one at a time: the kernel reports an ICMP refusal once, to the call that meets
+// it, and `sendmmsg` drops the error of any datagram but the first. The `didSendDataWithTag` reports of
+// one pass (`dequeueSends`) go to the delegate queue in one block (`sentTags`); any other delegate call
+// first sends the reports gathered before it, so the order the delegate sees is the order things
+// happened in.
 extension QueueUdpSocket {
     /// Sends a delivering thread holds back before it joins them to the socket queue.
     static let maxBatchSends = 64
@@ -30,9 +35,13 @@ extension QueueUdpSocket {
     }
 
     /// Delivers `body` (a batch of datagrams, on the delegate queue) with this thread marked as the
-    /// delivering one, then joins the sends it made to the socket queue.
+    /// delivering one, then joins the sends it made to the socket queue. When another thread is
+    /// marked (a concurrent delegate queue), delivers without holding anything back.
     func deliveringBatch(_ body: () -> Void) {
-        deliveringThread.store(UInt(pthread_self()), ordering: .relaxed)
+        let me = UInt(pthread_self())
+        guard deliveringThread.compareExchange(expected: 0, desired: me, ordering: .relaxed).exchanged else {
+            return body()
+        }
         body()
         deliveringThread.store(0, ordering: .relaxed)
         flushBatchSends()
@@ -42,36 +51,52 @@ extension QueueUdpSocket {
     /// queue now.
     func enqueue(_ packet: QueueUdpPacket) {
         if isDeliveringThread {
-            batchSends.append(packet)
-            if batchSends.count >= Self.maxBatchSends { flushBatchSends() }
+            let held = batchSends.withLock { held in
+                held.append(packet)
+                heldSends.store(held.count, ordering: .relaxed)
+                return held.count
+            }
+            if held >= Self.maxBatchSends { flushBatchSends() }
             return
         }
-        join([packet], waiting: true)
-    }
-
-    /// Joins the sends held back by a delivering thread to the socket queue (that thread only).
-    func flushBatchSends() {
-        guard !batchSends.isEmpty else { return }
-        var packets: [QueueUdpPacket] = []
-        swap(&packets, &batchSends)
-        join(packets, waiting: false)
-    }
-
-    /// Appends `packets` to the send queue and starts it. A lone send waits with `sync` where that
-    /// cannot wait for the caller's own queue (QueueUdpSocket+Sending.swift); a batch's sends do not
-    /// wait: the socket queue is then usually reading the next datagrams, and a `sync` would wait for it
-    /// (Benchmarks/UDP.md).
-    private func join(_ packets: [QueueUdpPacket], waiting: Bool) {
-        guard socketQueueIsOwn, !blockingFilter.load(ordering: .sequentiallyConsistent), waiting || isOnSocketQueue
-        else {
+        guard socketQueueIsOwn, !blockingFilter.load(ordering: .sequentiallyConsistent) else {
             return async { [self] in
-                sends.append(contentsOf: packets)
+                sends.append(packet)
                 dequeueSends()
             }
         }
         sync {
-            sends.append(contentsOf: packets)
+            sends.append(packet)
             dequeueSends()
+        }
+    }
+
+    /// Joins the held sends to the socket queue (any thread). Not waiting for it: the socket queue is
+    /// usually reading the next datagrams then, and a `sync` would wait for that (Benchmarks/UDP.md).
+    /// The `async` happens under the lock, so sends taken one after another join in that order; on the
+    /// socket queue itself they join inline, before whatever the caller does next.
+    func flushBatchSends() {
+        guard heldSends.load(ordering: .relaxed) > 0 else { return }
+        if isOnSocketQueue {
+            let packets = batchSends.withLock { held in
+                defer {
+                    held.removeAll()
+                    heldSends.store(0, ordering: .relaxed)
+                }
+                return held
+            }
+            sends.append(contentsOf: packets)
+            return dequeueSends()
+        }
+        batchSends.withLock { held in
+            guard !held.isEmpty else { return }
+            let packets = held
+            held.removeAll()
+            heldSends.store(0, ordering: .relaxed)
+            socketQueue.async { [self] in
+                sends.append(contentsOf: packets)
+                dequeueSends()
+            }
         }
     }
 
@@ -96,12 +121,7 @@ extension QueueUdpSocket {
 
     /// The descriptor, bytes and address of `packet` when sending it is one system call away.
     private func readyTarget(of packet: QueueUdpPacket) -> (Int32, Data, SocketAddress?)? {
-        guard case .datagram(let data, let destination) = packet.kind else { return nil }
-        if destination == .connectedPeer {
-            guard didConnect else { return nil }
-            let fd = socket4 >= 0 ? socket4 : socket6
-            return fd >= 0 ? (fd, data, nil) : nil
-        }
+        guard case .datagram(let data, let destination) = packet.kind, destination != .connectedPeer else { return nil }
         guard !didConnect, let address = knownAddress(of: destination), isUsable(address),
             replySources.source(for: address) == nil
         else { return nil }

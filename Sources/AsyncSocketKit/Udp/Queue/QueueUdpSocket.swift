@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import CAsyncSocketShims
 import DequeModule
 import Dispatch
@@ -11,19 +12,19 @@ import Synchronization
 /// queue. As in the original, the descriptors (one IPv4, one IPv6, as enabled) are made lazily, by
 /// a bind, a connect, the first send, ``enableBroadcast(_:)``, ``enableReusePort(_:)`` or a
 /// multicast-interface call, and ``isClosed`` is `true` until then; a bind, a connect or a multicast
-/// join that settles the family closes the other descriptor. Sends are queued and sent one at a
-/// time; receiving is ``receiveOnce()`` or ``beginReceiving()`` until ``pauseReceiving()``, through an
-/// optional receive filter. After ``close()`` the object may be used again. Where this class differs
-/// from GCDAsyncUdpSocket (a failed send is reported and the socket stays open; empty datagrams are
-/// datagrams; the receive buffer is never shrunk; continuous receiving stops reading while the
-/// delegate queue holds `maxPendingDatagrams` undelivered datagrams), `Migration/README.md` says so.
+/// join that settles the family closes the other descriptor. Sends are queued and sent in order (a
+/// run of them ready at once with one `sendmmsg`); receiving is ``receiveOnce()`` or
+/// ``beginReceiving()`` until ``pauseReceiving()``, through an optional receive filter. After
+/// ``close()`` the object may be used again. Where this class differs from GCDAsyncUdpSocket (a failed
+/// send is reported and the socket stays open; empty datagrams are datagrams; the receive buffer is
+/// never shrunk; continuous receiving stops reading while the delegate queue holds
+/// `maxPendingDatagrams` undelivered datagrams; a send made in `didReceive` leaves when that batch of
+/// callbacks has returned), `Migration/README.md` says so.
 public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: every stored variable but `pendingDeliveries`, `readingPaused`,
-    // `blockingFilter`, `deliveringThread` (atomics) and `batchSends` is touched only on `socketQueue`:
-    // public calls go through `sync`/`async`, and the dispatch sources, timers and filter replies run
-    // there. `batchSends` is touched only by the thread `deliveringThread` names, while it delivers a
-    // batch and as it ends; batches run one after another on the delegate queue, so each thread's
-    // turn happens after the previous one's.
+    // `blockingFilter`, `deliveringThread`, `heldSends` (atomics) and `batchSends` (a lock) is touched
+    // only on `socketQueue`: public calls go through `sync`/`async`, and the dispatch sources, timers
+    // and filter replies run there.
 
     /// The datagrams continuous receiving may have dispatched to the delegate queue and not yet
     /// delivered before it stops reading (the kernel's buffer holds the rest): GCDAsyncUdpSocket had
@@ -78,8 +79,9 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     var closesAfterSends = false
     /// `didSendDataWithTag` reports of this pass of the send queue, not yet dispatched (socket queue only).
     var sentTags: [Int] = []
-    /// Sends held back by the thread delivering a batch (that thread only; QueueUdpSocket+Batching.swift).
-    var batchSends: [QueueUdpPacket] = []
+    /// Sends held back by the thread delivering a batch (QueueUdpSocket+Batching.swift), and how many.
+    let batchSends = Lock<[QueueUdpPacket]>([])
+    let heldSends = Atomic<Int>(0)
     /// `pthread_self()` of the thread delivering a batch of datagrams, 0 when none is.
     let deliveringThread = Atomic<UInt>(0)
 
@@ -160,7 +162,7 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
 
     /// Runs `body` on the socket queue and waits (inline when already there).
     func sync<T>(_ body: () throws -> T) rethrows -> T {
-        if isDeliveringThread, !batchSends.isEmpty { flushBatchSends() }
+        flushBatchSends()
         if isOnSocketQueue {
             return try body()
         }
@@ -169,7 +171,7 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
 
     /// Queues `body` on the socket queue.
     func async(_ body: @escaping @Sendable () -> Void) {
-        if isDeliveringThread, !batchSends.isEmpty { flushBatchSends() }
+        flushBatchSends()
         socketQueue.async(execute: body)
     }
 
