@@ -177,6 +177,33 @@ struct QueueUdpBatchingTests {
         }
     }
 
+    @Test("a concurrent delegate queue answering from didReceive: every answer arrives and is reported once")
+    func concurrentDelegateQueue() async throws {
+        try await onNewThread {
+            let delegate = AnsweringDelegate { sock, data, address in
+                let number = Int(String(decoding: data, as: UTF8.self))!
+                sock.send(Data("answer \(number)".utf8), toAddress: address, withTimeout: 5, tag: number)
+            }
+            let queue = DispatchQueue(label: "QueueUdpBatchingTests.concurrent", attributes: .concurrent)
+            let socket = QueueUdpSocket(delegate: delegate, delegateQueue: queue)
+            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            try socket.beginReceiving()
+            let peer = UdpPeer()
+            let count = 200
+            for number in 0..<count { peer.send(bytes("\(number)"), to: socket.localPort) }
+            var answers = Set<[UInt8]>()
+            for _ in 0..<count {
+                guard let answer = peer.receive() else { break }
+                answers.insert(answer.bytes)
+            }
+            #expect(answers == Set((0..<count).map { bytes("answer \($0)") }))
+            #expect(delegate.recorder.wait(for: 2 * count))
+            let sent = delegate.recorder.events.filter { $0.hasPrefix("sent ") }
+            #expect(Set(sent) == Set((0..<count).map { "sent \($0)" }) && sent.count == count)
+            socket.close()
+        }
+    }
+
     @Test(
         "sends queued from another thread while the socket is busy leave together: all arrive in order, each reported")
     func sendsQueuedElsewhere() async throws {
