@@ -23,37 +23,33 @@ let timeout: TimeInterval = 0.3
 /// More sends than any send buffer holds at 1400 bytes each: reaching it means no send ever waited.
 let sendLimit = 5000
 
-/// A socket bound to 127.0.0.1 that reads and counts every datagram, on a thread of its own.
-final class Receiver: @unchecked Sendable {
-    // @unchecked Sendable: `count` is locked; the descriptor and port are constant.
-    let fd: Int32
-    let port: UInt16
+/// Counts the datagrams a QueueUdpSocket bound to 127.0.0.1 receives.
+final class Receiver: QueueUdpSocketDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `count` is touched under `lock` only; `queue` is constant.
     private let lock = NSCondition()
     private var count = 0
+    private let queue = DispatchQueue(label: "UdpSendTimeoutProbe.receiver")
 
-    init() {
-        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
+    /// Makes `socket` receive on 127.0.0.1 for this receiver; its port.
+    func listen(_ socket: QueueUdpSocket) -> UInt16 {
+        socket.synchronouslySetDelegate(self, delegateQueue: queue)
+        do {
+            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            try socket.beginReceiving()
+        } catch {
+            preconditionFailure("the receiving socket: \(error)")
         }
-        precondition(descriptor >= 0 && bound, "the receiving socket: \(String(cString: strerror(errno)))")
-        fd = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-        Thread.detachNewThread { [self] in
-            var buffer = [UInt8](repeating: 0, count: 2048)
-            while recv(fd, &buffer, buffer.count, 0) >= 0 {
-                lock.lock()
-                count += 1
-                lock.broadcast()
-                lock.unlock()
-            }
-        }
+        return socket.localPort
+    }
+
+    func udpSocket(
+        _ sock: QueueUdpSocket, didReceive data: Data, fromAddress address: Data,
+        withFilterContext filterContext: (any Sendable)?
+    ) {
+        lock.lock()
+        count += 1
+        lock.broadcast()
+        lock.unlock()
     }
 
     /// Waits until `total` datagrams arrived, or `deadline`; whether they did.
@@ -68,6 +64,8 @@ final class Receiver: @unchecked Sendable {
 }
 
 let receiver = Receiver()
+let receivingSocket = QueueUdpSocket()
+let receiverPort = receiver.listen(receivingSocket)
 
 func describe(_ error: any Error) -> String {
     let bridged = error as NSError
@@ -96,7 +94,7 @@ final class QueueSender: QueueUdpSocketDelegate, @unchecked Sendable {
 
     func sendNext(_ sock: QueueUdpSocket) {
         lastSendStarted = Date()
-        sock.send(payload, toHost: "127.0.0.1", port: receiver.port, withTimeout: timeout, tag: sent)
+        sock.send(payload, toHost: "127.0.0.1", port: receiverPort, withTimeout: timeout, tag: sent)
     }
 
     func udpSocket(_ sock: QueueUdpSocket, didSendDataWithTag tag: Int) {
@@ -125,7 +123,7 @@ final class LoopSender: RunLoopUdpSocketDelegate {
 
     func sendNext(_ sock: RunLoopUdpSocket) {
         lastSendStarted = Date()
-        if !sock.send(payload, toHost: "127.0.0.1", port: receiver.port, withTimeout: timeout, tag: sent) {
+        if !sock.send(payload, toHost: "127.0.0.1", port: receiverPort, withTimeout: timeout, tag: sent) {
             finished = true
         }
     }

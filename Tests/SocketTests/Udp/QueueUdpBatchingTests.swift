@@ -33,6 +33,14 @@ private final class AnsweringDelegate: QueueUdpSocketDelegate, Sendable {
     func udpSocketDidClose(_ sock: QueueUdpSocket, withError error: (any Error)?) {
         recorder.udpSocketDidClose(sock, withError: error)
     }
+
+    /// A socket with this delegate (on the recorder's queue), bound to 127.0.0.1, receiving.
+    func receivingSocket() throws -> QueueUdpSocket {
+        let socket = QueueUdpSocket(delegate: self, delegateQueue: recorder.queue)
+        try socket.bind(toPort: 0, interface: "127.0.0.1")
+        try socket.beginReceiving()
+        return socket
+    }
 }
 
 /// The sends a delegate makes while datagrams are delivered to it wait for the batch to end and leave
@@ -47,9 +55,7 @@ struct QueueUdpBatchingTests {
                 let number = Int(String(decoding: data, as: UTF8.self))!
                 sock.send(Data("answer \(number)".utf8), toAddress: address, withTimeout: 5, tag: number)
             }
-            let socket = QueueUdpSocket(delegate: delegate, delegateQueue: delegate.recorder.queue)
-            try socket.bind(toPort: 0, interface: "127.0.0.1")
-            try socket.beginReceiving()
+            let socket = try delegate.receivingSocket()
             let peer = UdpPeer()
             let count = 40
             for number in 0..<count { peer.send(bytes("\(number)"), to: socket.localPort) }
@@ -78,10 +84,8 @@ struct QueueUdpBatchingTests {
                 }
                 sock.close()
             }
-            let socket = QueueUdpSocket(delegate: delegate, delegateQueue: delegate.recorder.queue)
-            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            let socket = try delegate.receivingSocket()
             let port = socket.localPort
-            try socket.beginReceiving()
             let peer = UdpPeer()
             peer.send(bytes("close"), to: port)
             for tag in 1...3 {
@@ -110,10 +114,8 @@ struct QueueUdpBatchingTests {
                 }
                 done.wait()
             }
-            let socket = QueueUdpSocket(delegate: delegate, delegateQueue: delegate.recorder.queue)
-            try socket.bind(toPort: 0, interface: "127.0.0.1")
+            let socket = try delegate.receivingSocket()
             let port = socket.localPort
-            try socket.beginReceiving()
             let peer = UdpPeer()
             peer.send(bytes("close"), to: port)
             let answer = peer.receive()
@@ -166,9 +168,7 @@ struct QueueUdpBatchingTests {
                     sock.send(Data("\(tag)".utf8), toHost: "127.0.0.1", port: target, withTimeout: 5, tag: tag)
                 }
             }
-            let socket = QueueUdpSocket(delegate: delegate, delegateQueue: delegate.recorder.queue)
-            try socket.bind(toPort: 0, interface: "127.0.0.1")
-            try socket.beginReceiving()
+            let socket = try delegate.receivingSocket()
             UdpPeer().send(bytes("go"), to: socket.localPort)
             #expect((0..<count).map { _ in peer.receive()?.bytes } == (0..<count).map { bytes("\($0)") })
             #expect(delegate.recorder.wait(for: count + 1))
