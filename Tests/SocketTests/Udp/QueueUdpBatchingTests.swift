@@ -226,4 +226,26 @@ struct QueueUdpBatchingTests {
             socket.close()
         }
     }
+
+    @Test("sends queued on a connected socket whose peer is gone: the ICMP refusal reaches one of them as ECONNREFUSED")
+    func refusalAmongQueuedSends() async throws {
+        try await onNewThread {
+            let recorder = QueueUdpRecorder()
+            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+            socket.setPreferIPv4()
+            // Queued behind the connect's lookup, the sends are ready together; each still goes alone, so
+            // the refusal the first one draws is not lost in a batch.
+            try socket.connect(toHost: "localhost", onPort: freeUdpPort())
+            let count = 20
+            for tag in 0..<count {
+                socket.send(Data("anyone?".utf8), withTimeout: 5, tag: tag)
+            }
+            #expect(recorder.wait(for: count + 1))
+            let refused = "\(NSPOSIXErrorDomain) \(ECONNREFUSED)"
+            #expect(
+                recorder.events.contains { $0.hasPrefix("not sent ") && $0.hasSuffix(refused) }, "\(recorder.events)")
+            #expect(!socket.isClosed && socket.isConnected)
+            socket.close()
+        }
+    }
 }
