@@ -103,15 +103,17 @@ extension QueueUdpSocket {
     /// Sends the datagrams at the head of the send queue that need nothing but a system call, to one
     /// descriptor, with one `sendmmsg`; `false` when fewer than two are ready or none left.
     func sendReadyRun() -> Bool {
-        guard sendFilter == nil, created, sends.count > 1 else { return false }
+        guard sendFilter == nil, created, sends.count > 1,
+            let (runFD, firstData, firstAddress) = readyTarget(of: sends[0]),
+            let (secondFD, _, _) = readyTarget(of: sends[1]), secondFD == runFD
+        else { return false }
         var run: [(data: Data, to: SocketAddress?)] = []
-        var runFD: Int32 = -1
-        for packet in sends.prefix(UdpDescriptor.maxSendBatch) {
-            guard let (fd, data, address) = readyTarget(of: packet), runFD < 0 || fd == runFD else { break }
-            runFD = fd
+        run.reserveCapacity(min(sends.count, UdpDescriptor.maxSendBatch))
+        run.append((firstData, firstAddress))
+        for packet in sends.dropFirst().prefix(UdpDescriptor.maxSendBatch - 1) {
+            guard let (fd, data, address) = readyTarget(of: packet), fd == runFD else { break }
             run.append((data, address))
         }
-        guard run.count > 1 else { return false }
         let sent = UdpDescriptor.sendBatch(runFD, run)
         for _ in 0..<sent {
             reportSent(tag: sends.removeFirst().tag)
