@@ -8,8 +8,9 @@ import Foundation
 // and its `didSendDataWithTag` came back as a block of its own. Now, while a thread delivers a batch of
 // datagrams, the sends it makes for this socket are held in `batchSends`, and join the socket queue
 // together, without waiting for it, when the batch's callbacks have returned (sooner at
-// `maxBatchSends`). Any call on the socket, from any thread, first joins the held sends, so a call made
-// after a send (on its thread, or on another one it handed work to) never overtakes it. The delegate's
+// `maxBatchSends`). Any later call on this socket, from any thread, first joins the held sends, so it
+// does not overtake them (on its thread, or on another one it handed work to); only a call running on
+// the socket queue itself goes first, as it did in GCDAsyncUdpSocket, where every send was an `async`. The delegate's
 // `didSendDataWithTag` for such a send comes on the delegate queue, which is busy delivering the batch
 // until then anyway. What changes is when the datagram leaves: after the batch rather than during it, as
 // SwiftNIO flushes a channel's writes on `channelReadComplete` (Migration/README.md). One thread at a
@@ -53,7 +54,7 @@ extension QueueUdpSocket {
         if isDeliveringThread {
             let held = batchSends.withLock { held in
                 held.append(packet)
-                heldSends.store(held.count, ordering: .relaxed)
+                heldSends.store(held.count, ordering: .releasing)
                 return held.count
             }
             if held >= Self.maxBatchSends { flushBatchSends() }
@@ -71,37 +72,38 @@ extension QueueUdpSocket {
         }
     }
 
-    /// Joins the held sends to the socket queue (any thread). Not waiting for it: the socket queue is
-    /// usually reading the next datagrams then, and a `sync` would wait for that (Benchmarks/UDP.md).
-    /// The `async` happens under the lock, so sends taken one after another join in that order; on the
-    /// socket queue itself they join inline, before whatever the caller does next.
+    /// Joins the held sends to the socket queue (any thread), with `async`, not waiting for it: the
+    /// socket queue is usually reading the next datagrams then, and a `sync` would wait for that
+    /// (Benchmarks/UDP.md). The `async` is issued under the lock, and the count cleared only after it, so
+    /// a caller that finds no sends held is queued behind every join made before. Called from the socket
+    /// queue (a block there calling the socket), the join too queues behind the running block, as
+    /// GCDAsyncUdpSocket queued every send.
     func flushBatchSends() {
-        guard heldSends.load(ordering: .relaxed) > 0 else { return }
-        if isOnSocketQueue {
-            let packets = batchSends.withLock { held in
-                defer {
-                    held.removeAll()
-                    heldSends.store(0, ordering: .relaxed)
-                }
-                return held
-            }
-            sends.append(contentsOf: packets)
-            return dequeueSends()
-        }
+        guard heldSends.load(ordering: .acquiring) > 0 else { return }
         batchSends.withLock { held in
             guard !held.isEmpty else { return }
             let packets = held
             held.removeAll()
-            heldSends.store(0, ordering: .relaxed)
             socketQueue.async { [self] in
                 sends.append(contentsOf: packets)
                 dequeueSends()
             }
+            heldSends.store(0, ordering: .releasing)
+        }
+    }
+
+    /// Drops the sends still held when the socket closes without a call that joins them (a receive
+    /// error, the end of `closeAfterSending`), as the close drops the queued ones.
+    func dropHeldSends() {
+        batchSends.withLock { held in
+            held.removeAll()
+            heldSends.store(0, ordering: .releasing)
         }
     }
 
     /// Sends the datagrams at the head of the send queue that need nothing but a system call, to one
-    /// descriptor, with one `sendmmsg`; `false` when fewer than two are ready or none left.
+    /// descriptor, with one `sendmmsg`; `true` when it sent them all, `false` when fewer than two were
+    /// ready or one was not sent (the first of those goes next, alone).
     func sendReadyRun() -> Bool {
         guard sendFilter == nil, created, sends.count > 1,
             let (runFD, firstData, firstAddress) = readyTarget(of: sends[0]),
@@ -118,7 +120,7 @@ extension QueueUdpSocket {
         for _ in 0..<sent {
             reportSent(tag: sends.removeFirst().tag)
         }
-        return sent > 0
+        return sent == run.count
     }
 
     /// The descriptor, bytes and address of `packet` when sending it is one system call away.

@@ -48,6 +48,7 @@ extension QueueUdpSocket {
         lastSender = nil
         replySources = UdpReplySources()
         sends.removeAll()
+        dropHeldSends()
         currentSend = nil
         currentTarget = nil
         sendTimer?.cancel()
