@@ -44,6 +44,10 @@ let package = Package(
             name: "TLSBench",
             dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
         ),
+        .executableTarget(
+            name: "UdpBulkSend",
+            dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

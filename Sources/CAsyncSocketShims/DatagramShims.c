@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -57,10 +58,10 @@ ssize_t ask_recv_datagram(int fd, void *buffer, size_t capacity, struct sockaddr
 }
 
 ssize_t ask_send_datagram(int fd, const void *bytes, size_t count, const struct sockaddr *to, uint32_t to_length,
-                          const struct sockaddr *from, unsigned int interface_index) {
+                          const struct sockaddr *from, unsigned int interface_index, uint16_t segment_size) {
     struct iovec vector = {.iov_base = (void *)bytes, .iov_len = count};
     union {
-        char bytes[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+        char bytes[CMSG_SPACE(sizeof(struct in6_pktinfo)) + CMSG_SPACE(sizeof(uint16_t))];
         struct cmsghdr align;
     } control;
     memset(&control, 0, sizeof(control));
@@ -69,20 +70,18 @@ ssize_t ask_send_datagram(int fd, const void *bytes, size_t count, const struct 
     message.msg_namelen = to ? to_length : 0;
     message.msg_iov = &vector;
     message.msg_iovlen = 1;
+    message.msg_control = control.bytes;
+    size_t used = 0;
+    struct cmsghdr *header = (struct cmsghdr *)control.bytes;
     if (from && from->sa_family == AF_INET) {
-        message.msg_control = control.bytes;
-        message.msg_controllen = CMSG_SPACE(sizeof(struct in_pktinfo));
-        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
         header->cmsg_level = IPPROTO_IP;
         header->cmsg_type = IP_PKTINFO;
         header->cmsg_len = CMSG_LEN(sizeof(struct in_pktinfo));
         struct in_pktinfo info = {0};
         info.ipi_spec_dst = ((const struct sockaddr_in *)from)->sin_addr;
         memcpy(CMSG_DATA(header), &info, sizeof(info));
+        used += CMSG_SPACE(sizeof(struct in_pktinfo));
     } else if (from && from->sa_family == AF_INET6) {
-        message.msg_control = control.bytes;
-        message.msg_controllen = CMSG_SPACE(sizeof(struct in6_pktinfo));
-        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
         header->cmsg_level = IPPROTO_IPV6;
         header->cmsg_type = IPV6_PKTINFO;
         header->cmsg_len = CMSG_LEN(sizeof(struct in6_pktinfo));
@@ -90,6 +89,19 @@ ssize_t ask_send_datagram(int fd, const void *bytes, size_t count, const struct 
         info.ipi6_addr = ((const struct sockaddr_in6 *)from)->sin6_addr;
         info.ipi6_ifindex = interface_index;
         memcpy(CMSG_DATA(header), &info, sizeof(info));
+        used += CMSG_SPACE(sizeof(struct in6_pktinfo));
+    }
+    if (segment_size > 0) {
+        header = (struct cmsghdr *)(control.bytes + used);
+        header->cmsg_level = SOL_UDP;
+        header->cmsg_type = UDP_SEGMENT;
+        header->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+        memcpy(CMSG_DATA(header), &segment_size, sizeof(segment_size));
+        used += CMSG_SPACE(sizeof(uint16_t));
+    }
+    message.msg_controllen = used;
+    if (used == 0) {
+        message.msg_control = NULL;
     }
     ssize_t sent;
     do {

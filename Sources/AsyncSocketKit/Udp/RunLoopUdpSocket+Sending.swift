@@ -43,6 +43,38 @@ extension RunLoopUdpSocket {
         return enqueue(UdpSend(data: data, destination: destination, timeout: timeout, tag: tag))
     }
 
+    /// Queues `data` to the connected peer as datagrams of `segmentSize` bytes each, the last one
+    /// shorter, which the kernel cuts from one system call (`UDP_SEGMENT`, Linux 4.18 and later; beyond
+    /// the original). One `didSendDataWithTag` (or `didNotSendDataWithTag`) for the whole. `false`, and
+    /// nothing queued, as ``send(_:withTimeout:tag:)``, and when `segmentSize` is not in 1...65507. More
+    /// segments than the kernel takes (64, or 128 on recent kernels) or more bytes than one datagram
+    /// holds are reported as a failed send (`EINVAL`, `EMSGSIZE`).
+    @discardableResult
+    public func send(_ data: Data, segmentSize: Int, withTimeout timeout: TimeInterval, tag: Int) -> Bool {
+        checkThread("send(_:segmentSize:withTimeout:tag:)")
+        guard !data.isEmpty, !closed, didConnect, let segment = Self.segment(segmentSize) else { return false }
+        return enqueue(UdpSend(data: data, destination: nil, timeout: timeout, tag: tag, segmentSize: segment))
+    }
+
+    /// Queues `data` to `host` and `port` as datagrams of `segmentSize` bytes each, the last one
+    /// shorter, as ``send(_:segmentSize:withTimeout:tag:)`` does; `false`, and nothing queued, as
+    /// ``send(_:toHost:port:withTimeout:tag:)``, and when `segmentSize` is not in 1...65507.
+    @discardableResult
+    public func send(
+        _ data: Data, segmentSize: Int, toHost host: String, port: UInt16, withTimeout timeout: TimeInterval, tag: Int
+    ) -> Bool {
+        checkThread("send(_:segmentSize:toHost:port:withTimeout:tag:)")
+        guard !data.isEmpty, !closed, !didConnect, !operations.refusesNew, let segment = Self.segment(segmentSize),
+            let destination = usableAddress(for: host, port: port)
+        else { return false }
+        return enqueue(UdpSend(data: data, destination: destination, timeout: timeout, tag: tag, segmentSize: segment))
+    }
+
+    /// A segment size `UDP_SEGMENT` takes: 1 to 65507 bytes.
+    static func segment(_ size: Int) -> UInt16? {
+        (1...65507).contains(size) ? UInt16(size) : nil
+    }
+
     private func enqueue(_ send: UdpSend) -> Bool {
         guard operations.enqueue(send) else { return false }
         scheduleSendDequeue()
@@ -88,7 +120,7 @@ extension RunLoopUdpSocket {
             return
         }
         let reply = send.destination.flatMap(replySources.source(for:))
-        switch UdpDescriptor.send(fd, send.data, to: send.destination, from: reply) {
+        switch UdpDescriptor.send(fd, send.data, to: send.destination, from: reply, segmentSize: send.segmentSize) {
         case .sent:
             didBind = true
             finishSend(send, error: nil)

@@ -34,28 +34,30 @@ enum UdpDescriptor {
 
     /// Sends `data` as one datagram to `destination` (`nil`: the connected peer), from `source` when
     /// given (a reply leaving from the address its peer reached); when that address cannot send (a
-    /// broadcast address: `EINVAL`, `EADDRNOTAVAIL`), the kernel chooses.
+    /// broadcast address: `EINVAL`, `EADDRNOTAVAIL`), the kernel chooses. With a `segmentSize` above 0 the
+    /// bytes leave as datagrams of that size, the last one shorter, cut by the kernel (`UDP_SEGMENT`).
     static func send(
-        _ fd: Int32, _ data: Data, to destination: SocketAddress?, from source: UdpReplySource? = nil
+        _ fd: Int32, _ data: Data, to destination: SocketAddress?, from source: UdpReplySource? = nil,
+        segmentSize: UInt16 = 0
     ) -> SendResult {
-        let result = sendOnce(fd, data, to: destination, from: source)
+        let result = sendOnce(fd, data, to: destination, from: source, segmentSize: segmentSize)
         if source != nil, case .failed(let code) = result, code == EINVAL || code == EADDRNOTAVAIL {
-            return sendOnce(fd, data, to: destination, from: nil)
+            return sendOnce(fd, data, to: destination, from: nil, segmentSize: segmentSize)
         }
         return result
     }
 
     private static func sendOnce(
-        _ fd: Int32, _ data: Data, to destination: SocketAddress?, from source: UdpReplySource?
+        _ fd: Int32, _ data: Data, to destination: SocketAddress?, from source: UdpReplySource?, segmentSize: UInt16
     ) -> SendResult {
         let sent = data.withUnsafeBytes { bytes -> Int in
             let payload = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
             func from(_ to: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int {
                 guard let source else {
-                    return ask_send_datagram(fd, payload, bytes.count, to, length, nil, 0)
+                    return ask_send_datagram(fd, payload, bytes.count, to, length, nil, 0, segmentSize)
                 }
                 return source.local.withSockaddr { local, _ in
-                    ask_send_datagram(fd, payload, bytes.count, to, length, local, source.interfaceIndex)
+                    ask_send_datagram(fd, payload, bytes.count, to, length, local, source.interfaceIndex, segmentSize)
                 }
             }
             if let destination {
@@ -70,7 +72,7 @@ enum UdpDescriptor {
 
     /// Sends `datagrams` (each to its address, `nil`: the connected peer; at most `maxSendBatch`) with one
     /// `sendmmsg` and returns how many left, in order; never blocks. The first one not sent met `EAGAIN`
-    /// or an error the call does not report: ``send(_:_:to:from:)`` alone on it says which.
+    /// or an error the call does not report: ``send(_:_:to:from:segmentSize:)`` alone on it says which.
     static func sendBatch(_ fd: Int32, _ datagrams: [(data: Data, to: SocketAddress?)]) -> Int {
         let count = min(datagrams.count, maxSendBatch)
         guard count > 0 else { return 0 }

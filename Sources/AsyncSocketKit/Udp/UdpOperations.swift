@@ -13,12 +13,15 @@ package struct UdpSend {
     package let destination: SocketAddress?
     package let timeout: TimeInterval
     package let tag: Int
+    /// Above 0: `data` leaves as datagrams of this size, the last one shorter (`UDP_SEGMENT`).
+    package let segmentSize: UInt16
 
-    package init(data: Data, destination: SocketAddress?, timeout: TimeInterval, tag: Int) {
+    package init(data: Data, destination: SocketAddress?, timeout: TimeInterval, tag: Int, segmentSize: UInt16 = 0) {
         self.data = data
         self.destination = destination
         self.timeout = timeout
         self.tag = tag
+        self.segmentSize = segmentSize
     }
 }
 

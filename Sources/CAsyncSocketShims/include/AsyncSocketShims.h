@@ -83,10 +83,11 @@ ssize_t ask_recv_datagram(int fd, void *buffer, size_t capacity, struct sockaddr
                           unsigned int *interface_index);
 
 /// Sends one datagram to `to` (NULL: the connected peer) without SIGPIPE; with `from`, from that local
-/// address (IP_PKTINFO's ipi_spec_dst, or IPV6_PKTINFO with `interface_index`). Returns the bytes sent,
-/// or -1 with errno set (EINTR retried).
+/// address (IP_PKTINFO's ipi_spec_dst, or IPV6_PKTINFO with `interface_index`); with `segment_size` > 0,
+/// the bytes leave as datagrams of that size, the last one shorter, cut by the kernel (UDP_SEGMENT,
+/// Linux 4.18 and later). Returns the bytes sent, or -1 with errno set (EINTR retried).
 ssize_t ask_send_datagram(int fd, const void *bytes, size_t count, const struct sockaddr *to, uint32_t to_length,
-                          const struct sockaddr *from, unsigned int interface_index);
+                          const struct sockaddr *from, unsigned int interface_index, uint16_t segment_size);
 
 /// The most datagrams one ask_send_datagrams call takes.
 #define ASK_MAX_SEND_BATCH 64

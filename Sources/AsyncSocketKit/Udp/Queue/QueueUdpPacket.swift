@@ -21,6 +21,8 @@ struct QueueUdpPacket: Sendable {
     let kind: Kind
     let timeout: TimeInterval
     let tag: Int
+    /// Above 0: the datagram's bytes leave as datagrams of this size, the last one shorter (`UDP_SEGMENT`).
+    var segmentSize: UInt16 = 0
 }
 
 /// `setSendFilter:withQueue:isAsynchronous:`: decides, on `queue`, whether a datagram (its bytes,

@@ -17,15 +17,14 @@ import Foundation
 // time delivers this way: on a concurrent delegate queue, a batch delivered while another is delivered
 // holds nothing back.
 //
-// On the socket queue, datagrams at the head of the send queue that need nothing but `sendto` (no
-// filter, a destination known without a lookup, no reply address to choose, not a connected socket)
-// leave together, with one `sendmmsg` per descriptor; the first one it did not send takes the
+// On the socket queue, datagrams at the head of the send queue that need nothing but `sendto` (no filter,
+// a destination known without a lookup, no reply address to choose, not a connected socket, not cut into
+// segments) leave together, with one `sendmmsg` per descriptor; the first one it did not send takes the
 // one-at-a-time path, which meets its `EAGAIN` or error again and handles it as always. A connected
-// socket's datagrams go one at a time: the kernel reports an ICMP refusal once, to the call that meets
-// it, and `sendmmsg` drops the error of any datagram but the first. The `didSendDataWithTag` reports of
-// one pass (`dequeueSends`) go to the delegate queue in one block (`sentTags`); any other delegate call
-// first sends the reports gathered before it, so the order the delegate sees is the order things
-// happened in.
+// socket's datagrams go one at a time: the kernel reports an ICMP refusal once, to the call that meets it,
+// and `sendmmsg` drops the error of any datagram but the first. The `didSendDataWithTag` reports of one
+// pass (`dequeueSends`) go to the delegate queue in one block (`sentTags`); any other delegate call first
+// sends the reports gathered before it, so the order the delegate sees is the order things happened in.
 extension QueueUdpSocket {
     /// Sends a delivering thread holds back before it joins them to the socket queue.
     static let maxBatchSends = 64
@@ -125,7 +124,9 @@ extension QueueUdpSocket {
 
     /// The descriptor, bytes and address of `packet` when sending it is one system call away.
     private func readyTarget(of packet: QueueUdpPacket) -> (Int32, Data, SocketAddress?)? {
-        guard case .datagram(let data, let destination) = packet.kind, destination != .connectedPeer else { return nil }
+        guard case .datagram(let data, let destination) = packet.kind, destination != .connectedPeer,
+            packet.segmentSize == 0
+        else { return nil }
         guard !didConnect, let address = knownAddress(of: destination), isUsable(address),
             replySources.source(for: address) == nil
         else { return nil }

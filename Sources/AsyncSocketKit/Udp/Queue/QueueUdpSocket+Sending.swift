@@ -46,6 +46,42 @@ extension QueueUdpSocket {
         enqueue(QueueUdpPacket(kind: .datagram(data, to: .address(parsed)), timeout: timeout, tag: tag))
     }
 
+    /// Sends `data` to the connected peer as datagrams of `segmentSize` bytes each, the last one shorter,
+    /// which the kernel cuts from one system call (`UDP_SEGMENT`, Linux 4.18 and later; beyond the
+    /// original). One `didSendDataWithTag` (or `didNotSendDataWithTag`) for the whole; the send filter
+    /// sees the whole. A `segmentSize` outside 1...65507 is reported as `badParam`; more segments than
+    /// the kernel takes (64, or 128 on recent kernels) or more bytes than one datagram holds as the
+    /// kernel's `EINVAL` or `EMSGSIZE`.
+    public func send(_ data: Data, segmentSize: Int, withTimeout timeout: TimeInterval, tag: Int) {
+        enqueueSegmented(data, segmentSize: segmentSize, to: .connectedPeer, timeout: timeout, tag: tag)
+    }
+
+    /// Sends `data` to `host` and `port` as datagrams of `segmentSize` bytes each, the last one shorter,
+    /// as ``send(_:segmentSize:withTimeout:tag:)`` does.
+    public func send(
+        _ data: Data, segmentSize: Int, toHost host: String, port: UInt16, withTimeout timeout: TimeInterval, tag: Int
+    ) {
+        enqueueSegmented(data, segmentSize: segmentSize, to: .host(host, port), timeout: timeout, tag: tag)
+    }
+
+    private func enqueueSegmented(
+        _ data: Data, segmentSize: Int, to destination: QueueUdpDestination, timeout: TimeInterval, tag: Int
+    ) {
+        guard let segment = RunLoopUdpSocket.segment(segmentSize) else {
+            async { [self] in
+                notify {
+                    $0.udpSocket(
+                        self, didNotSendDataWithTag: tag,
+                        dueToError: QueueUdpSocketError(.badParam, "The segment size must be 1 to 65507 bytes."))
+                }
+            }
+            return
+        }
+        var packet = QueueUdpPacket(kind: .datagram(data, to: destination), timeout: timeout, tag: tag)
+        packet.segmentSize = segment
+        enqueue(packet)
+    }
+
     /// Filters every datagram before it is sent (`setSendFilter:withQueue:isAsynchronous:`); `nil`
     /// (or no queue) removes the filter.
     public func setSendFilter(
@@ -320,7 +356,8 @@ extension QueueUdpSocket {
         guard case .datagram(let data, _) = currentSend?.kind, let (fd, address) = currentTarget,
             let timeout = currentSend?.timeout
         else { return }
-        switch UdpDescriptor.send(fd, data, to: address, from: address.flatMap(replySources.source(for:))) {
+        let source = address.flatMap(replySources.source(for:))
+        switch UdpDescriptor.send(fd, data, to: address, from: source, segmentSize: currentSend?.segmentSize ?? 0) {
         case .sent:
             reportSent()
         case .wouldBlock:
