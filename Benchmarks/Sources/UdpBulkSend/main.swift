@@ -42,6 +42,7 @@ guard options.port != 0, options.segments >= 1, options.size >= 1 else {
 let calls = (options.datagrams + options.segments - 1) / options.segments
 let chunk = Data(repeating: 0x42, count: options.size * options.segments)
 let inFlight = 8
+let host = "127.0.0.1"
 
 func cpuSeconds() -> Double {
     var usage = rusage()
@@ -58,10 +59,11 @@ final class Pacer: @unchecked Sendable {
     var failed = 0
     var finished: Bool { reported == calls }
 
-    func next(_ send: (Int) -> Void) {
+    /// Starts the next call, if any is left: `segmented` with `--segments` above 1, else `plain`.
+    func next(segmented: (Int) -> Void, plain: (Int) -> Void) {
         guard started < calls else { return }
         started += 1
-        send(started)
+        options.segments > 1 ? segmented(started) : plain(started)
     }
 }
 
@@ -78,15 +80,11 @@ final class QueueSender: QueueUdpSocketDelegate, @unchecked Sendable {
     }
 
     func sendNext(_ sock: QueueUdpSocket) {
-        pacer.next { tag in
-            if options.segments > 1 {
-                sock.send(
-                    chunk, segmentSize: options.size, toHost: "127.0.0.1", port: options.port, withTimeout: -1,
-                    tag: tag)
-            } else {
-                sock.send(chunk, toHost: "127.0.0.1", port: options.port, withTimeout: -1, tag: tag)
-            }
-        }
+        pacer.next(
+            segmented: {
+                sock.send(chunk, segmentSize: options.size, toHost: host, port: options.port, withTimeout: -1, tag: $0)
+            },
+            plain: { sock.send(chunk, toHost: host, port: options.port, withTimeout: -1, tag: $0) })
     }
 
     func report(_ sock: QueueUdpSocket, failed: Bool) {
@@ -110,15 +108,12 @@ final class LoopSender: RunLoopUdpSocketDelegate {
     let pacer = Pacer()
 
     func sendNext(_ sock: RunLoopUdpSocket) {
-        pacer.next { tag in
-            if options.segments > 1 {
-                sock.send(
-                    chunk, segmentSize: options.size, toHost: "127.0.0.1", port: options.port, withTimeout: -1,
-                    tag: tag)
-            } else {
-                sock.send(chunk, toHost: "127.0.0.1", port: options.port, withTimeout: -1, tag: tag)
-            }
-        }
+        pacer.next(
+            segmented: {
+                _ = sock.send(
+                    chunk, segmentSize: options.size, toHost: host, port: options.port, withTimeout: -1, tag: $0)
+            },
+            plain: { _ = sock.send(chunk, toHost: host, port: options.port, withTimeout: -1, tag: $0) })
     }
 
     func onUdpSocket(_ sock: RunLoopUdpSocket, didSendDataWithTag tag: Int) {
