@@ -106,12 +106,13 @@ extension QueueUdpSocket {
     func sendReadyRun() -> Bool {
         guard sendFilter == nil, created, sends.count > 1,
             let (runFD, firstData, firstAddress) = readyTarget(of: sends[0]),
-            let (secondFD, _, _) = readyTarget(of: sends[1]), secondFD == runFD
+            let (secondFD, secondData, secondAddress) = readyTarget(of: sends[1]), secondFD == runFD
         else { return false }
         var run: [(data: Data, to: SocketAddress?)] = []
         run.reserveCapacity(min(sends.count, UdpDescriptor.maxSendBatch))
         run.append((firstData, firstAddress))
-        for packet in sends.dropFirst().prefix(UdpDescriptor.maxSendBatch - 1) {
+        run.append((secondData, secondAddress))
+        for packet in sends.dropFirst(2).prefix(UdpDescriptor.maxSendBatch - 2) {
             guard let (fd, data, address) = readyTarget(of: packet), fd == runFD else { break }
             run.append((data, address))
         }
