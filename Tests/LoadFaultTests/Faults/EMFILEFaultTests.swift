@@ -32,7 +32,7 @@ struct EMFILEFaultTests {
         // A program of its own (Tests/Probes): the test runner's processes have armed timers already.
         try await onNewThread {
             let probe = try ChildProcess(built: "TimerWithoutDescriptorsProbe", [])
-            #expect(probe.waitForExit(timeout: 20) == 0)
+            #expect(probe.waitForExit(timeout: 30) == 0)
             #expect(probe.output.split(separator: "\n").last == "fired", "\(probe.output)")
         }
     }
