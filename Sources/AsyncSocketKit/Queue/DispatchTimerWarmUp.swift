@@ -7,8 +7,11 @@ import Foundation
 // runs out of descriptors pauses on such a timer (ListenerDriver.swift) and would never accept again,
 // and a read, write or connect timeout armed then would never fire. So the first QueueSocket (every
 // socket on the dispatch scheduler is one) makes libdispatch create it: it arms a timer an hour ahead
-// and waits (at most 10 s) until the process has a CLOCK_MONOTONIC timerfd armed that far ahead, then
-// cancels the timer. The descriptor stays open for the life of the process.
+// and waits (at most 10 s) until /proc/self/fdinfo shows a CLOCK_MONOTONIC timerfd that was not there
+// before, or one armed about an hour ahead; then it cancels the timer. The descriptor stays open for
+// the life of the process. When the process had such timerfds already (Foundation's run loop makes
+// them too) and none changes within 0.1 s, libdispatch's is one of them, programmed for an earlier
+// timer of the process.
 //
 // Waiting for a near timer to fire does not show this: libdispatch arms timers on its own thread,
 // after the call that asked, and on a loaded machine that thread may first run when the timer is
@@ -18,34 +21,38 @@ import Foundation
 enum DispatchTimerWarmUp {
     /// Evaluated once, by the first QueueSocket (Swift initializes a static once, thread-safely).
     static let done: Bool = {
+        let before = monotonicTimers()
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.setEventHandler {}
         timer.schedule(deadline: .now() + .seconds(3600))
         timer.activate()
         defer { timer.cancel() }
-        let deadline = DispatchTime.now() + .seconds(10)
-        while !farTimerDescriptorExists() {
-            guard DispatchTime.now() < deadline else { return false }
+        let deadline = DispatchTime.now() + (before.isEmpty ? .seconds(10) : .milliseconds(100))
+        while true {
+            let timers = monotonicTimers()
+            if timers.contains(where: { before[$0.key] == nil || $0.value > 3000 }) {
+                return true
+            }
+            guard DispatchTime.now() < deadline else { return !before.isEmpty }
             usleep(200)
         }
-        return true
     }()
 
-    /// Whether /proc/self/fdinfo shows a timerfd on CLOCK_MONOTONIC (the clock of `DispatchTime`)
-    /// that expires more than 50 minutes from now: the one programmed for the timer above.
-    private static func farTimerDescriptorExists() -> Bool {
+    /// The process's CLOCK_MONOTONIC (the clock of `DispatchTime`) timerfds: descriptor → whole
+    /// seconds until it expires (0 when disarmed), from /proc/self/fdinfo.
+    private static func monotonicTimers() -> [String: Int] {
         guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fdinfo") else {
-            return false
+            return [:]
         }
-        return descriptors.contains { descriptor in
+        var timers: [String: Int] = [:]
+        for descriptor in descriptors {
             guard let info = try? String(contentsOfFile: "/proc/self/fdinfo/" + descriptor, encoding: .utf8),
                 info.contains("clockid: 1\n")
-            else { return false }
+            else { continue }
             // "it_value: (3599, 999873021)": seconds and nanoseconds until it expires.
-            guard let line = info.split(separator: "\n").first(where: { $0.hasPrefix("it_value: (") }),
-                let seconds = Int(line.dropFirst("it_value: (".count).prefix { $0 != "," })
-            else { return false }
-            return seconds > 3000
+            let line = info.split(separator: "\n").first { $0.hasPrefix("it_value: (") }
+            timers[descriptor] = line.flatMap { Int($0.dropFirst("it_value: (".count).prefix { $0 != "," }) } ?? 0
         }
+        return timers
     }
 }
