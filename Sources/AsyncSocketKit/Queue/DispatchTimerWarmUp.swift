@@ -11,9 +11,10 @@ import Foundation
 // before, or one armed about an hour ahead; then it cancels the timer. The descriptor stays open for
 // the life of the process. When the process had such timerfds already (Foundation's run loop makes
 // them too) and none changes within 0.1 s, libdispatch's is one of them, programmed for an earlier
-// timer of the process.
+// timer of the process. Where /proc cannot be read, it waits for a timer 5 ms ahead to fire (at most
+// 1 s), which shows the timerfd exists unless the machine is loaded (below).
 //
-// Waiting for a near timer to fire does not show this: libdispatch arms timers on its own thread,
+// Waiting for a near timer to fire does not always show this: libdispatch arms timers on its own thread,
 // after the call that asked, and on a loaded machine that thread may first run when the timer is
 // already due; it then fires it without programming, or making, any timerfd.
 
@@ -21,7 +22,7 @@ import Foundation
 enum DispatchTimerWarmUp {
     /// Evaluated once, by the first QueueSocket (Swift initializes a static once, thread-safely).
     static let done: Bool = {
-        let before = monotonicTimers()
+        guard let before = monotonicTimers() else { return nearTimerFired() }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.setEventHandler {}
         timer.schedule(deadline: .now() + .seconds(3600))
@@ -29,7 +30,7 @@ enum DispatchTimerWarmUp {
         defer { timer.cancel() }
         let deadline = DispatchTime.now() + (before.isEmpty ? .seconds(10) : .milliseconds(100))
         while true {
-            let timers = monotonicTimers()
+            let timers = monotonicTimers() ?? [:]
             if timers.contains(where: { before[$0.key] == nil || $0.value > 3000 }) {
                 return true
             }
@@ -38,11 +39,23 @@ enum DispatchTimerWarmUp {
         }
     }()
 
+    /// Without /proc (a sandbox that hides it), the best sign there is: a timer 5 ms ahead fired
+    /// (waited for at most 1 s).
+    private static func nearTimerFired() -> Bool {
+        let fired = DispatchSemaphore(value: 0)
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { fired.signal() }
+        timer.schedule(deadline: .now() + .milliseconds(5))
+        timer.activate()
+        defer { timer.cancel() }
+        return fired.wait(timeout: .now() + 1) == .success
+    }
+
     /// The process's CLOCK_MONOTONIC (the clock of `DispatchTime`) timerfds: descriptor → whole
-    /// seconds until it expires (0 when disarmed), from /proc/self/fdinfo.
-    private static func monotonicTimers() -> [String: Int] {
+    /// seconds until it expires (0 when disarmed), from /proc/self/fdinfo; nil when that cannot be read.
+    private static func monotonicTimers() -> [String: Int]? {
         guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fdinfo") else {
-            return [:]
+            return nil
         }
         var timers: [String: Int] = [:]
         for descriptor in descriptors {

@@ -37,6 +37,42 @@ struct EMFILEFaultTests {
         }
     }
 
+    @Test(
+        "QueueSocket: the first one made where a dispatch timer is already armed does not wait out the warm-up's 10 s bound, and its timeout fires with no descriptor left"
+    )
+    func firstSocketWithTimerArmed() async throws {
+        try await onNewThread {
+            let path = try ChildProcess.builtProduct("TimerWithoutDescriptorsProbe")
+            let probe = try ChildProcess(path: "/usr/bin/env", ["PROBE_TIMER_ARMED_FIRST=1", path])
+            #expect(probe.waitForExit(timeout: 30) == 0)
+            let lines = probe.output.split(separator: "\n")
+            let made = lines.first { $0.hasPrefix("made in ") }.flatMap { Int($0.dropFirst(8).prefix { $0 != " " }) }
+            #expect(try #require(made, "\(probe.output)") < 5000, "\(probe.output)")
+            #expect(lines.last == "fired", "\(probe.output)")
+        }
+    }
+
+    @Test(
+        "QueueSocket: where /proc cannot be read (hidden by an empty mount), the first one made does not wait out the warm-up's 10 s bound"
+    )
+    func firstSocketWithoutProc() async throws {
+        try await onNewThread {
+            let path = try ChildProcess.builtProduct("TimerWithoutDescriptorsProbe")
+            let probe = try ChildProcess(
+                tool: "unshare",
+                [
+                    "-rm", "sh", "-c", "mount -t tmpfs none /proc && PROBE_TIMER_ARMED_FIRST=1 exec \"$1\"", "sh",
+                    path,
+                ])
+            // The probe's own timeout, after the warm-up, has only a near timer's firing behind it
+            // here (DispatchTimerWarmUp.swift): whether it fires is not what this checks.
+            #expect([0, 1].contains(probe.waitForExit(timeout: 30)), "\(probe.output)\(probe.errorOutput)")
+            let made = probe.output.split(separator: "\n").first { $0.hasPrefix("made in ") }
+                .flatMap { Int($0.dropFirst(8).prefix { $0 != " " }) }
+            #expect(try #require(made, "\(probe.output)\(probe.errorOutput)") < 5000, "\(probe.output)")
+        }
+    }
+
     private static func reportChildErrors(_ result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation)
     {
         let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

@@ -7,6 +7,11 @@ import Foundation
 // of 0.2 s. It prints "fired" and exits 0 when the timeout reaches the delegate within 15 s, else
 // prints "never fired" and exits 1. Run by LoadFaultTests' EMFILEFaultTests (DispatchTimerWarmUp.swift
 // says why a timer could stay silent).
+//
+// With PROBE_TIMER_ARMED_FIRST in its environment, the process first has a dispatch timer fire and
+// arms another a minute ahead (libdispatch's timerfd is then programmed for that one), and prints
+// "made in N ms": how long making the QueueSocket, the first of the process, took. (An environment
+// variable, not an argument: without /proc, Swift's CommandLine.arguments is empty on Linux.)
 
 final class TimeoutWatcher: QueueSocketDelegate, @unchecked Sendable {
     // @unchecked Sendable: `fired` is a semaphore; nothing else is stored.
@@ -45,9 +50,27 @@ guard let (client, server) = connectedPair() else {
     print("no connection")
     exit(2)
 }
+let timerArmedFirst = getenv("PROBE_TIMER_ARMED_FIRST") != nil
+var earlierTimer: DispatchSourceTimer?
+if timerArmedFirst {
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    let firedOnce = DispatchSemaphore(value: 0)
+    // @Sendable: a closure written in top-level code is otherwise the main actor's, and libdispatch
+    // runs it on a worker thread (the runtime's isolation check stops the process).
+    timer.setEventHandler { @Sendable in firedOnce.signal() }
+    timer.schedule(deadline: .now() + .milliseconds(1))
+    timer.activate()
+    _ = firedOnce.wait(timeout: .now() + 10)
+    timer.schedule(deadline: .now() + .seconds(60))
+    earlierTimer = timer
+}
 let watcher = TimeoutWatcher()
+let making = DispatchTime.now()
 let queueSocket = try QueueSocket.socket(
     fromConnectedSocketFD: server, delegate: watcher, delegateQueue: DispatchQueue(label: "delegate"))
+if timerArmedFirst {
+    print("made in \((DispatchTime.now().uptimeNanoseconds - making.uptimeNanoseconds) / 1_000_000) ms")
+}
 var limit = rlimit()
 getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
 limit.rlim_cur = rlim_t(min(Int(limit.rlim_cur), 256))
@@ -64,6 +87,7 @@ for fd in held {
     close(fd)
 }
 queueSocket.disconnect()
+earlierTimer?.cancel()
 close(client)
 print(fired ? "fired" : "never fired")
 exit(fired ? 0 : 1)
