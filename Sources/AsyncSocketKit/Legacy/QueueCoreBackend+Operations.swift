@@ -59,6 +59,9 @@ extension QueueCoreBackend {
         LegacyAcceptSequence.run(
             listener: owner, delegate: delegate, child: &child, backend: childBackend,
             listenerLoop: loop ?? EventRunLoop.current)
+        // Watched from here on (unless the sequence closed it): a read the delegate queued in
+        // didAcceptNewSocket tries the descriptor now.
+        childQueue.startWatchingAccepted()
     }
 
     // MARK: Connecting (2.2–2.4)

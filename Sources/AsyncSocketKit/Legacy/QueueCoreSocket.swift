@@ -69,6 +69,11 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
         doReadData()
     }
 
+    /// The loop's close watch reports the peer's close while no read waits (QueueCoreBackend), so the
+    /// read source waits for the first read that must wait for bytes: a connection whose first read
+    /// finds its bytes, or its end, never registers one with libdispatch (Benchmarks/QUEUE-CORE.md).
+    override var watchesReadableFromStart: Bool { false }
+
     /// After a zero estimate, reads go on without the source (it will not fire again).
     override func waitForBytes() {
         guard legacyEnd.readsToEnd else { return super.waitForBytes() }
@@ -162,8 +167,9 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     // MARK: Accepting
 
     /// The child is a queue-core socket too, handed to the loop here, on the socket queue, through
-    /// the listener's bridge (it only queues the hand-over), and watched only once that is on its
-    /// way: a close it meets then travels behind the hand-over, to the child that adopts it.
+    /// the listener's bridge (it only queues the hand-over). The loop starts watching it once the
+    /// legacy accept sequence has adopted it (QueueCoreBackend.accepted), so whatever it meets
+    /// reaches the child that adopted it.
     override func accepted(_ child: Int32, from address: SocketAddress) {
         guard let bridge = storedDelegate as? QueueCoreBridge else {
             return AcceptWithoutDelegate.reject(
@@ -173,7 +179,6 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
             delegate: bridge, delegateQueue: bridge.queue, resolver: resolver, logger: logger)
         newSocket.adoptAccepted(child, unix: unixListenPath != nil, watching: false)
         bridge.socket(self, didAcceptNewSocket: newSocket)
-        newSocket.startWatchingAccepted()
     }
 
     // MARK: Adoption and the loop's calls

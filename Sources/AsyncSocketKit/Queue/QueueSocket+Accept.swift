@@ -152,9 +152,15 @@ extension QueueSocket {
     /// Sets up the sources of an accepted socket adopted without them (unless it closed meanwhile).
     func startWatchingAccepted() {
         sync {
-            guard connected, readSource == nil else { return }
+            guard connected, descriptorCloser == nil else { return }
             setUpSources()
-            // A write or handshake started before the sources existed goes on once writable.
+            // A read, write or handshake started before the sources existed goes on: a read tries
+            // the descriptor (and watches it if that finds nothing), the others once it is ready.
+            if tlsHandshaking {
+                resumeReadSource()
+            } else if engine.readIsCurrent {
+                doReadData()
+            }
             if engine.hasCurrentWrite || tlsHandshaking {
                 resumeWriteSource()
             }

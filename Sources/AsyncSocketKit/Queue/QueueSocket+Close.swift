@@ -76,7 +76,10 @@ extension QueueSocket {
                 // No sources watch it yet (an accepted socket closed before it was handed over).
                 close(fd)
             } else if !keepingDescriptor {
-                SafeClose.detach(fd)
+                if readSource != nil || writeSource != nil {
+                    SafeClose.detach(fd)
+                }
+                // With no source made, the close is the last holder: the descriptor closes here.
                 descriptorCloser?.done()
             }
             if readSourceSuspended { readSource?.resume() }

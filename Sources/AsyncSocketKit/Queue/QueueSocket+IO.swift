@@ -135,28 +135,40 @@ extension QueueSocket: ByteTransport {
 
     // MARK: Sources
 
-    /// Sets up the read source of a connected descriptor, resumed. The write source is made the first
-    /// time a write waits for room (`resumeWriteSource()`): most connections never fill the kernel's
-    /// send buffer, and each source costs an allocation, a registration with libdispatch's manager
-    /// thread (`epoll_ctl`, a wake-up) and, at the close, a resume and a cancel
+    /// Sets up the sources of a connected descriptor: the read source, resumed, unless
+    /// ``watchesReadableFromStart`` says it waits for the first read that must wait for bytes
+    /// (`resumeReadSource()`; until then a read tries the descriptor). The write source is made the
+    /// first time a write waits for room (`resumeWriteSource()`): most connections never fill the
+    /// kernel's send buffer, and each source costs an allocation, a registration with libdispatch's
+    /// manager thread (`epoll_ctl`, a wake-up) and, at the close, a resume and a cancel
     /// (Benchmarks/PROFILE.md, "Accept, queue-core engine").
     func setUpSources() {
+        // One holder to start with: the close (tearDown, or whoever `closing(with:)` handed the
+        // descriptor to); each source, once made, is one more (its cancel handler).
+        let remaining = CancelCounter(count: 1, closing: fd)
+        descriptorCloser = remaining
+        readSourceSuspended = true
+        writeSourceSuspended = true
+        writableHint = true
+        if watchesReadableFromStart {
+            readableHint = false
+            makeReadSource(closer: remaining)
+        } else {
+            readableHint = true
+        }
+    }
+
+    /// Makes the read source, resumed.
+    private func makeReadSource(closer: CancelCounter) {
         let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: socketQueue)
         read.setEventHandler { [weak self] in
             if let self { onSocketQueue { readSourceFired() } }
         }
-        let descriptor = fd
-        // Two holders: the read source's cancel handler and the close (tearDown, or whoever
-        // `closing(with:)` handed the descriptor to); a write source, once made, is a third.
-        let remaining = CancelCounter(count: 2, closing: descriptor)
-        read.setCancelHandler { remaining.done() }
-        descriptorCloser = remaining
+        closer.addHolder()
+        read.setCancelHandler { closer.done() }
         readSource = read
         read.activate()
         readSourceSuspended = false
-        writeSourceSuspended = true
-        writableHint = true
-        readableHint = false
     }
 
     /// Makes the write source, resumed (its first event says the descriptor has room).
@@ -179,7 +191,13 @@ extension QueueSocket: ByteTransport {
     }
 
     func resumeReadSource() {
-        guard let readSource, readSourceSuspended else { return }
+        guard let readSource else {
+            if let descriptorCloser, fd >= 0 {
+                makeReadSource(closer: descriptorCloser)
+            }
+            return
+        }
+        guard readSourceSuspended else { return }
         readSource.resume()
         readSourceSuspended = false
     }

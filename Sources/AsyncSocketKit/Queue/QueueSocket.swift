@@ -218,6 +218,10 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         doReadEOF()
     }
 
+    /// Whether the read source is made as soon as the socket connects (GCD: it reports the peer's
+    /// close while no read waits), or only when a read first waits for bytes.
+    var watchesReadableFromStart: Bool { true }
+
     /// A read waits for bytes: watch the descriptor.
     func waitForBytes() {
         resumeReadSource()
