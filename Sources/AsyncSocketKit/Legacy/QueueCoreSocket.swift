@@ -74,9 +74,17 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     /// finds its bytes, or its end, never registers one with libdispatch (Benchmarks/QUEUE-CORE.md).
     override var watchesReadableFromStart: Bool { false }
 
-    /// After a zero estimate, reads go on without the source (it will not fire again).
+    /// After a zero estimate, reads go on without the source (it will not fire again). Before the read
+    /// source is made, a look at the descriptor (`poll`, no buffer) says whether bytes or the end
+    /// are there already: then the read goes on now, and no source is made.
     override func waitForBytes() {
-        guard legacyEnd.readsToEnd else { return super.waitForBytes() }
+        guard legacyEnd.readsToEnd else {
+            if readSource == nil, descriptorCloser != nil, fd >= 0, SocketOps.readiness(fd) != .nothing {
+                readableHint = true
+                return doReadData()
+            }
+            return super.waitForBytes()
+        }
         readableHint = true
         async { [self] in doReadData() }
     }

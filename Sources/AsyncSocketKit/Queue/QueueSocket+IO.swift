@@ -137,7 +137,7 @@ extension QueueSocket: ByteTransport {
 
     /// Sets up the sources of a connected descriptor: the read source, resumed, unless
     /// ``watchesReadableFromStart`` says it waits for the first read that must wait for bytes
-    /// (`resumeReadSource()`; until then a read tries the descriptor). The write source is made the
+    /// (`resumeReadSource()`). The write source is made the
     /// first time a write waits for room (`resumeWriteSource()`): most connections never fill the
     /// kernel's send buffer, and each source costs an allocation, a registration with libdispatch's
     /// manager thread (`epoll_ctl`, a wake-up) and, at the close, a resume and a cancel
@@ -150,11 +150,9 @@ extension QueueSocket: ByteTransport {
         readSourceSuspended = true
         writeSourceSuspended = true
         writableHint = true
+        readableHint = false
         if watchesReadableFromStart {
-            readableHint = false
             makeReadSource(closer: remaining)
-        } else {
-            readableHint = true
         }
     }
 
