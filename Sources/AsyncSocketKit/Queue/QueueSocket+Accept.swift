@@ -154,8 +154,8 @@ extension QueueSocket {
         sync {
             guard connected, descriptorCloser == nil else { return }
             setUpSources()
-            // A read, write or handshake started before the sources existed goes on: a read tries
-            // the descriptor (and watches it if that finds nothing), the others once it is ready.
+            // A read, write or handshake started before the sources existed goes on: a read looks at
+            // the descriptor (and watches it if nothing is there), the others once it is ready.
             if tlsHandshaking {
                 resumeReadSource()
             } else if engine.readIsCurrent {

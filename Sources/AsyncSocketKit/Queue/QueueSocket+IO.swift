@@ -137,11 +137,10 @@ extension QueueSocket: ByteTransport {
 
     /// Sets up the sources of a connected descriptor: the read source, resumed, unless
     /// ``watchesReadableFromStart`` says it waits for the first read that must wait for bytes
-    /// (`resumeReadSource()`). The write source is made the
-    /// first time a write waits for room (`resumeWriteSource()`): most connections never fill the
-    /// kernel's send buffer, and each source costs an allocation, a registration with libdispatch's
-    /// manager thread (`epoll_ctl`, a wake-up) and, at the close, a resume and a cancel
-    /// (Benchmarks/PROFILE.md, "Accept, queue-core engine").
+    /// (`resumeReadSource()`). The write source is made the first time a write waits for room
+    /// (`resumeWriteSource()`): most connections never fill the kernel's send buffer, and each source
+    /// costs an allocation, a registration with libdispatch's manager thread (`epoll_ctl`, a wake-up)
+    /// and, at the close, a resume and a cancel (Benchmarks/PROFILE.md, "Accept, queue-core engine").
     func setUpSources() {
         // One holder to start with: the close (tearDown, or whoever `closing(with:)` handed the
         // descriptor to); each source, once made, is one more (its cancel handler).
