@@ -7,8 +7,8 @@ import Foundation
 /// legacy delegate, the answer going back to the QueueSocket. It keeps its QueueSocket alive, and
 /// accepted QueueSockets until the loop has wrapped them.
 final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
-    // @unchecked Sendable: `kept` and `served` are behind `Lock`s, the rest is `let` (and
-    // `deliveries` is Sendable).
+    // @unchecked Sendable: `held` is behind a `Lock`, the rest is `let` (and `deliveries` is
+    // Sendable).
     /// The QueueSocket's delegate queue. Under legacy semantics every callback and question reaches
     /// the bridge on the socket queue (accepts included); only an accepted socket not yet adopted by
     /// its child (still GCD semantics) reports through this queue. A global queue means no queue is
@@ -18,10 +18,8 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     let deliveries: QueueCoreDeliveries
     /// The number of the connection this bridge serves, in its backend.
     let epoch: Int
-    private let kept = Lock<[ObjectIdentifier: QueueSocket]>([:])
-    /// The QueueSocket this bridge serves (set once, before it starts). Sockets it accepted report
-    /// here too until their legacy child adopts them.
-    private let served = Lock<ObjectIdentifier?>(nil)
+    /// The sockets this bridge keeps alive, and which one it serves.
+    private let held = Lock(HeldSockets())
 
     init(deliveries: QueueCoreDeliveries, epoch: Int) {
         self.deliveries = deliveries
@@ -30,16 +28,25 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
 
     /// Marks `socket` as the one this bridge serves, and keeps it.
     func serve(_ socket: QueueSocket) {
-        served.withLock { $0 = ObjectIdentifier(socket) }
-        retain(socket)
+        held.withLock {
+            $0.servedIdentity = ObjectIdentifier(socket)
+            $0.served = socket
+        }
     }
 
+    /// Keeps an accepted socket until its legacy child adopts it.
     func retain(_ socket: QueueSocket) {
-        kept.withLock { $0[ObjectIdentifier(socket)] = socket }
+        held.withLock { $0.accepted[ObjectIdentifier(socket)] = socket }
     }
 
     func release(_ socket: QueueSocket) {
-        kept.withLock { $0[ObjectIdentifier(socket)] = nil }
+        held.withLock { held in
+            if held.served === socket {
+                held.served = nil
+            } else {
+                held.accepted[ObjectIdentifier(socket)] = nil
+            }
+        }
     }
 
     /// Carries the connection's end-of-stream probes to the loop and back, behind the callbacks sent
@@ -93,7 +100,7 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
         let closing = error == nil ? nil : (sock as? QueueCoreSocket)?.takeErrorClose()
         release(sock)
-        guard served.withLock({ $0 }) == ObjectIdentifier(sock) else {
+        guard held.withLock({ $0.servedIdentity }) == ObjectIdentifier(sock) else {
             // A socket this listener accepted closed before its legacy child adopted it. The child is
             // made on the loop by the `accepted` delivery queued before this one, so once there, the
             // child's own bridge reports the close; the listener itself stays open.
@@ -109,4 +116,14 @@ final class QueueCoreBridge: QueueSocketDelegate, @unchecked Sendable {
     private func reportClosed(error: (any Error)?, closing: LegacyErrorClose?) {
         deliver { $0.queueSocketClosed(error: error, closing: closing) }
     }
+}
+
+/// What a bridge keeps alive: the QueueSocket it serves (set once, before it starts), and sockets it
+/// accepted until their legacy child adopts them (they report here meanwhile). Most bridges serve
+/// one connection and accept nothing: their dictionary stays empty, which allocates nothing.
+private struct HeldSockets {
+    var served: QueueSocket?
+    /// The served socket's identity, which outlives the reference (a close is recognised after it).
+    var servedIdentity: ObjectIdentifier?
+    var accepted: [ObjectIdentifier: QueueSocket] = [:]
 }
