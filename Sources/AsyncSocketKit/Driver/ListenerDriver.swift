@@ -6,7 +6,9 @@ import Foundation
 // listener cannot starve the others or the loop); running out of descriptors pauses every listener
 // for 0.1 s instead of spinning on a listener that stays readable (the original spun there). What
 // happens to an accepted descriptor is the face's (the legacy accept sequence, GCD's delegate-queue
-// sequence).
+// sequence). A listener that closes stops listening first (`shutdown`): its port is then free for a
+// new listener at once, even while another descriptor still refers to the socket (a child process
+// this one is starting holds a copy until its exec), which a `close` alone would leave listening.
 
 /// The listeners of one accepting socket.
 final class ListenerDriver<Scheduler: SocketScheduler> where Scheduler.Fired == Scheduler {
@@ -64,6 +66,9 @@ final class ListenerDriver<Scheduler: SocketScheduler> where Scheduler.Fired == 
         }
         pauseTimer = nil
         for (index, socket) in sockets.enumerated() {
+            if closing {
+                shutdown(socket, Int32(SHUT_RDWR))
+            }
             if let watch = watches[index] {
                 scheduler.stopWatching(watch, fd: socket, closing: closing)
             } else if closing {

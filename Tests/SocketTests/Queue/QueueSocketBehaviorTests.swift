@@ -68,10 +68,21 @@ struct QueueSocketBehaviorTests {
         server.socket.disconnect()
     }
 
-    @Test("the listening port is free when socketDidDisconnect runs")
-    func portFreeInCallback() throws {
+    // `copied`: as the legacy test in CloseTests.swift (a child process holding a copy until its exec).
+    @Test(
+        "the listening port is free when socketDidDisconnect runs, even while another descriptor refers to the listening socket",
+        arguments: [false, true])
+    func portFreeInCallback(copied: Bool) throws {
         let server = try QueueServer(belowEphemeralRange: true)
         let port = server.port
+        var copy: Int32 = -1
+        if copied {
+            server.socket.perform { copy = dup(server.socket.socket4FD) }
+        }
+        defer {
+            if copy >= 0 { close(copy) }
+        }
+        #expect(!copied || copy >= 0)
         let rebindFailure = Ref<String?>("socketDidDisconnect did not run")
         server.recorder.onDisconnect = { sock in
             guard server.recorder.label(sock) == "server" else { return }
