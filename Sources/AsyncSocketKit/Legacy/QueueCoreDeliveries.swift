@@ -20,13 +20,28 @@ final class QueueCoreDeliveries: @unchecked Sendable {
 
     /// Queues `delivery` of the connection numbered `epoch` for the loop; the first of a batch
     /// queues one run of the batch there (one wake-up of the loop per batch, not per callback).
-    func deliver(epoch: Int, _ delivery: Delivery) {
+    /// With `wakingLoop` false the run is not queued: the caller must call ``wakeLoop()`` when this
+    /// returns true (it started a batch).
+    @discardableResult
+    func deliver(epoch: Int, _ delivery: Delivery, wakingLoop: Bool = true) -> Bool {
         let (loop, modes, first) = target.withLock { target -> (EventRunLoop?, [RunLoopMode], Bool) in
             guard target.loop != nil else { return (nil, target.modes, false) }
             target.batch.append(DeliveryBox(epoch: epoch, delivery: delivery))
             return (target.loop, target.modes, target.batch.count == 1)
         }
-        guard let loop, first else { return }
+        guard let loop, first else { return false }
+        guard wakingLoop else { return true }
+        sendBatch(to: loop, modes: modes)
+        return false
+    }
+
+    /// Queues a run of the waiting batch on the loop (after ``deliver(epoch:_:wakingLoop:)`` started
+    /// one without it).
+    func wakeLoop() {
+        let (loop, modes, pending) = target.withLock { target -> (EventRunLoop?, [RunLoopMode], Bool) in
+            (target.loop, target.modes, !target.batch.isEmpty)
+        }
+        guard let loop, pending else { return }
         sendBatch(to: loop, modes: modes)
     }
 

@@ -19,6 +19,11 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     /// Where the frequent callbacks go (held strongly: see QueueCoreDeliveries.swift), with this
     /// connection's number there; set by the adoption.
     private var route: (deliveries: QueueCoreDeliveries, epoch: Int)?
+    /// Whether a read or write source's handler runs (socket queue only).
+    private var inSourceHandler = false
+    /// Whether a callback handed over in this source handler started a batch the loop has not been
+    /// woken for (socket queue only).
+    private var wakeUpOwed = false
     /// What decides when the peer's end closes the socket.
     var legacyEnd = LegacyEndWatch()
     /// What the last error close kept for willDisconnect (unread bytes, the still-open descriptor,
@@ -44,7 +49,21 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     override func handOver(_ callback: ConnectionCallback) {
         guard let route else { return super.handOver(callback) }
         legacyEnd.callbacksSent &+= 1
-        route.deliveries.deliver(epoch: route.epoch, .callback(callback))
+        let owed = route.deliveries.deliver(epoch: route.epoch, .callback(callback), wakingLoop: !inSourceHandler)
+        wakeUpOwed = wakeUpOwed || owed
+    }
+
+    /// A source handler's callbacks wake the loop when the handler is done, not at the first of them:
+    /// woken earlier, the loop would find the socket queue still held by this thread and wait for it
+    /// in its next read or write (Benchmarks/QUEUE-CORE.md).
+    override func handleSourceEvent(_ body: () -> Void) {
+        inSourceHandler = true
+        body()
+        inSourceHandler = false
+        if wakeUpOwed, let route {
+            wakeUpOwed = false
+            route.deliveries.wakeLoop()
+        }
     }
 
     /// The question travels to the loop with the callbacks and its answer comes back to the socket

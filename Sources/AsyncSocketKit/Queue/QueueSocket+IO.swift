@@ -159,7 +159,7 @@ extension QueueSocket: ByteTransport {
     private func makeReadSource(closer: CancelCounter) {
         let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: socketQueue)
         read.setEventHandler { [weak self] in
-            if let self { onSocketQueue { readSourceFired() } }
+            if let self { onSocketQueue { handleSourceEvent { readSourceFired() } } }
         }
         closer.addHolder()
         read.setCancelHandler { closer.done() }
@@ -172,7 +172,7 @@ extension QueueSocket: ByteTransport {
     private func makeWriteSource(closer: CancelCounter) {
         let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: socketQueue)
         write.setEventHandler { [weak self] in
-            if let self { onSocketQueue { writeSourceFired() } }
+            if let self { onSocketQueue { handleSourceEvent { writeSourceFired() } } }
         }
         closer.addHolder()
         write.setCancelHandler { closer.done() }

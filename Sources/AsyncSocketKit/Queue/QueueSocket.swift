@@ -222,6 +222,11 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// close while no read waits), or only when a read first waits for bytes.
     var watchesReadableFromStart: Bool { true }
 
+    /// Runs a read or write source's event handler (`body`) on the socket queue.
+    func handleSourceEvent(_ body: () -> Void) {
+        body()
+    }
+
     /// A read waits for bytes: watch the descriptor.
     func waitForBytes() {
         resumeReadSource()
