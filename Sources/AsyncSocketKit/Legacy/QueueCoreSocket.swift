@@ -89,8 +89,10 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     }
 
     /// The loop's close watch reports the peer's close while no read waits (QueueCoreBackend), so the
-    /// read source waits for the first read that must wait for bytes: a connection whose first read
-    /// finds its bytes, or its end, never registers one with libdispatch (Benchmarks/QUEUE-CORE.md).
+    /// read source waits for the first read that must wait for bytes (or the first write that must
+    /// wait for room, which makes it before the write source): a connection whose reads find their
+    /// bytes, or the end, and whose writes find room never registers one with libdispatch
+    /// (Benchmarks/QUEUE-CORE.md).
     override var watchesReadableFromStart: Bool { false }
 
     /// After a zero estimate, reads go on without the source (it will not fire again). Before the read

@@ -137,7 +137,8 @@ extension QueueSocket: ByteTransport {
 
     /// Sets up the sources of a connected descriptor: the read source, resumed, unless
     /// ``watchesReadableFromStart`` says it waits for the first read that must wait for bytes
-    /// (`resumeReadSource()`). The write source is made the first time a write waits for room
+    /// (`resumeReadSource()`) or the first write that must wait for room, whichever comes first
+    /// (`resumeWriteSource()`). The write source is made the first time a write waits for room
     /// (`resumeWriteSource()`): most connections never fill the kernel's send buffer, and each source
     /// costs an allocation, a registration with libdispatch's manager thread (`epoll_ctl`, a wake-up)
     /// and, at the close, a resume and a cancel (Benchmarks/PROFILE.md, "Accept, queue-core engine").
@@ -205,9 +206,17 @@ extension QueueSocket: ByteTransport {
         writeSourceSuspended = true
     }
 
+    /// Makes the write source on first use, after the read source: on Linux, libdispatch keeps one
+    /// epoll registration per descriptor for its sources, and files a read source registered while
+    /// the write source is armed with the writers, where it is told of room to write and never of
+    /// bytes to read (the queue core, whose read source waits for the first read that must wait,
+    /// stalled so; Benchmarks/QUEUE-CORE.md).
     func resumeWriteSource() {
         guard let writeSource else {
             if let descriptorCloser, fd >= 0 {
+                if readSource == nil {
+                    makeReadSource(closer: descriptorCloser)
+                }
                 makeWriteSource(closer: descriptorCloser)
             }
             return
