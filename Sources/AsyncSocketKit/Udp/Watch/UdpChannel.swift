@@ -8,22 +8,37 @@ import Glibc
 // the descriptor from the last cancel handler.
 // The socket itself goes at once (SafeClose.detach, as for QueueSocket): its port is free and no
 // datagram reaches it once `close` returns, while the number stays valid for libdispatch.
+// On Linux, libdispatch keeps one epoll registration per descriptor for all of its sources and files
+// a read source registered while the write source is armed with the writers, where it hears of room to
+// write and never of datagrams (Benchmarks/QUEUE-CORE.md, "A stall found by the run-all"). So the read
+// source always starts first: the first watch of either kind starts it, and while reads are not
+// watched, its first event suspends it again.
 
 /// The read and write sources of one datagram descriptor, on the socket queue. Used only there.
-final class UdpChannel {
+package final class UdpChannel {
     let fd: Int32
     private let readSource: any DispatchSourceRead
     private let writeSource: any DispatchSourceWrite
-    private var readSuspended = true
+    private let reads = ReadWatch()
     private var writeSuspended = true
     private let closer: DescriptorCloser
 
     /// Sources on `queue` for `fd`, both suspended; `readable` and `writable` run there.
-    init(fd: Int32, queue: DispatchQueue, readable: @escaping () -> Void, writable: @escaping () -> Void) {
+    package init(fd: Int32, queue: DispatchQueue, readable: @escaping () -> Void, writable: @escaping () -> Void) {
         self.fd = fd
-        readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        let readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        self.readSource = readSource
         writeSource = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        readSource.setEventHandler(handler: readable)
+        // The handler holds its own source until the cancel releases the handler.
+        let reads = reads
+        readSource.setEventHandler {
+            guard reads.watched else {
+                reads.running = false
+                readSource.suspend()
+                return
+            }
+            readable()
+        }
         writeSource.setEventHandler(handler: writable)
         let closer = DescriptorCloser(fd: fd, sources: 2)
         self.closer = closer
@@ -32,22 +47,41 @@ final class UdpChannel {
     }
 
     /// Delivers readiness to read (or stops).
-    func watchReadable(_ watching: Bool) {
-        guard watching == readSuspended else { return }
-        readSuspended = !watching
-        if watching { readSource.resume() } else { readSource.suspend() }
+    package func watchReadable(_ watching: Bool) {
+        guard watching != reads.watched else { return }
+        reads.watched = watching
+        if watching {
+            startReadSource()
+        } else if reads.running {
+            reads.running = false
+            readSource.suspend()
+        }
     }
 
-    /// Delivers readiness to write (or stops).
-    func watchWritable(_ watching: Bool) {
+    /// Delivers readiness to write (or stops); the read source starts first.
+    package func watchWritable(_ watching: Bool) {
         guard watching == writeSuspended else { return }
         writeSuspended = !watching
-        if watching { writeSource.resume() } else { writeSource.suspend() }
+        if watching {
+            if !reads.started {
+                startReadSource()
+            }
+            writeSource.resume()
+        } else {
+            writeSource.suspend()
+        }
+    }
+
+    private func startReadSource() {
+        guard !reads.running else { return }
+        reads.running = true
+        reads.started = true
+        readSource.resume()
     }
 
     /// Closes the socket now and cancels both sources; the descriptor number is given back when both
     /// cancel handlers have run.
-    func close() {
+    package func close() {
         cancel(closing: true)
     }
 
@@ -64,6 +98,14 @@ final class UdpChannel {
             SafeClose.detach(fd)
         }
     }
+}
+
+/// Whether reads are watched, and whether the read source runs (it may run unwatched until its next
+/// event); on the socket queue only, as the channel.
+private final class ReadWatch {
+    var watched = false
+    var running = false
+    var started = false
 }
 
 /// Closes a descriptor once all of its sources are cancelled, if asked to (their cancel handlers
