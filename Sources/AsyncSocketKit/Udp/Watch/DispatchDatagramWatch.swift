@@ -50,9 +50,11 @@ final class DispatchDatagramWatch: DatagramWatch, @unchecked Sendable {
 
     deinit {
         // Every path through the socket stops the watch first; should one not, the sources must not
-        // be released suspended (libdispatch stops the program). Nothing else holds the watch now,
-        // so no block on the queue can be using the channel.
-        channel?.cancel(closing: false)
+        // be released suspended (libdispatch stops the program). The channel is cancelled on the
+        // queue, where its read source's handler may be running (it reads what the cancel changes).
+        guard let channel else { return }
+        let leftover = LeftoverChannel(channel)
+        queue.async { leftover.channel.cancel(closing: false) }
     }
 
     var wantsReadable: Bool {
@@ -131,5 +133,16 @@ final class DispatchDatagramWatch: DatagramWatch, @unchecked Sendable {
                 apply()
             }
         }
+    }
+}
+
+/// A channel handed from a watch's deinit to its queue.
+private final class LeftoverChannel: @unchecked Sendable {
+    // @unchecked Sendable: made in the deinit of the watch that was the channel's only owner, and
+    // used only by the one block it is handed to, on the channel's queue.
+    let channel: UdpChannel
+
+    init(_ channel: UdpChannel) {
+        self.channel = channel
     }
 }
