@@ -11,7 +11,7 @@ import Foundation
 // With PROBE_TIMER_ARMED_FIRST in its environment, the process first has a dispatch timer fire and
 // arms another a minute ahead (libdispatch's timerfd is then programmed for that one), and prints
 // "made in N ms": how long making the QueueSocket, the first of the process, took. (An environment
-// variable, not an argument: without /proc, Swift's CommandLine.arguments is empty on Linux.)
+// variable, not an argument: without /proc/self, Swift's CommandLine.arguments is empty on Linux.)
 
 final class TimeoutWatcher: QueueSocketDelegate, @unchecked Sendable {
     // @unchecked Sendable: `fired` is a semaphore; nothing else is stored.
@@ -70,7 +70,7 @@ let queueSocket = try QueueSocket.socket(
     fromConnectedSocketFD: server, delegate: watcher, delegateQueue: DispatchQueue(label: "delegate"))
 if timerArmedFirst {
     print("made in \((DispatchTime.now().uptimeNanoseconds - making.uptimeNanoseconds) / 1_000_000) ms")
-    // Written now: under AddressSanitizer with /proc hidden, LeakSanitizer ends the process at exit
+    // Written now: under AddressSanitizer with /proc/self hidden, LeakSanitizer ends the process at exit
     // (it can read neither /proc nor the options that would turn it off) before buffered output is.
     fflush(nil)
 }
