@@ -46,6 +46,9 @@ package struct EngineCore: ~Copyable {
     /// of two, between 2 KiB and 1 MiB. A small exchange allocates little; a stream gets large reads
     /// (the item's buffer doubles while the transport keeps filling it), each byte read in place.
     var availableReadSize = 2048
+    /// The bytes the transport said it holds (a read source's estimate), for the next read pass
+    /// when `configuration.availableReadsTakeEstimate`; 0 when not known.
+    private var availableEstimate = 0
 
     /// The current read's progress (its bytes, its timeout with extensions).
     private var reading = ReadState()
@@ -224,6 +227,10 @@ package struct EngineCore: ~Copyable {
         var target = ReadTarget.item
         var failure: TransportFailure?
         var foundSeparator = false
+        /// The step read from the transport's estimate (`availableReadsTakeEstimate`): the pass ends
+        /// there, and the estimate's bytes beyond the step are left for the next read.
+        var tookEstimate = false
+        var estimateLeft = 0
     }
 
     /// Starts a read pass; `transportReadable` says whether the transport may have bytes.
@@ -245,6 +252,13 @@ package struct EngineCore: ~Copyable {
             guard readPass.transportMayHaveBytes else { break }
             let space: UnsafeMutableRawBufferPointer
             switch item.kind {
+            case .available where configuration.availableReadsTakeEstimate && availableEstimate > 0:
+                let step = min(availableEstimate, Self.largestAvailableRead)
+                space = reading.writableSpace(item, minimum: step, maximum: step)
+                readPass.tookEstimate = true
+                readPass.estimateLeft = availableEstimate - space.count
+                availableEstimate = 0
+                readPass.target = .item
             case .available:
                 space = reading.writableSpace(item, minimum: availableReadSize, maximum: .max)
                 readPass.target = .item
@@ -283,7 +297,11 @@ package struct EngineCore: ~Copyable {
             case .prebuffer:
                 prebuffer.didWrite(count)
             }
-            if count < readPass.requested {
+            if readPass.tookEstimate {
+                readPass.transportMayHaveBytes = false
+                readPass.drained = count < readPass.requested || readPass.estimateLeft == 0
+                availableEstimate = readPass.drained ? 0 : readPass.estimateLeft
+            } else if count < readPass.requested {
                 readPass.transportMayHaveBytes = false
                 readPass.drained = true
             }
@@ -362,12 +380,21 @@ package struct EngineCore: ~Copyable {
         return result
     }
 
+    /// The most a read of available bytes asks for in one step: 1 MiB.
+    private static let largestAvailableRead = 1 << 20
+
     private static func availableReadSize(after bytes: Int) -> Int {
         var size = 2048
-        while size < bytes && size < 1 << 20 {
+        while size < bytes && size < largestAvailableRead {
             size <<= 1
         }
         return size
+    }
+
+    /// Records how many bytes the transport says it holds (a read source's estimate), for the next
+    /// read pass when `configuration.availableReadsTakeEstimate`.
+    package mutating func noteAvailableEstimate(_ bytes: Int) {
+        availableEstimate = max(bytes, 0)
     }
 
     /// Records that the transport reached its end while no read was asking for bytes.

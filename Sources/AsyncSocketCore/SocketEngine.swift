@@ -14,10 +14,18 @@ package final class SocketEngine {
         /// Bytes asked of the transport at once when reading ahead into the prebuffer (reads of what
         /// is available size themselves, see `EngineCore.availableReadSize`).
         package var readChunk: Int
+        /// A read of what is available, when the transport has said how many bytes it holds
+        /// (`EngineCore.noteAvailableEstimate`), takes that many (at most 1 MiB, the rest left for
+        /// the next read) in one step and completes; once the estimate is used up the transport
+        /// counts as drained until it reports bytes again. GCDAsyncSocket reads its read source's
+        /// estimate and then waits for the source. Without an estimate, or off (the legacy rule), a
+        /// read of what is available reads until the transport has no more.
+        package var availableReadsTakeEstimate: Bool
 
-        package init(prebuffering: Bool = true, readChunk: Int = 64 * 1024) {
+        package init(prebuffering: Bool = true, readChunk: Int = 64 * 1024, availableReadsTakeEstimate: Bool = false) {
             self.prebuffering = prebuffering
             self.readChunk = readChunk
+            self.availableReadsTakeEstimate = availableReadsTakeEstimate
         }
     }
 
@@ -128,6 +136,10 @@ package final class SocketEngine {
     }
 
     // MARK: Passes
+
+    /// Records how many bytes the transport says it holds, for the next read pass (see
+    /// `Configuration.availableReadsTakeEstimate`).
+    package func noteAvailableEstimate(_ bytes: Int) { core.noteAvailableEstimate(bytes) }
 
     /// Records that the transport reached its end while no read was asking for bytes.
     package func noteTransportEnded() { core.noteTransportEnded() }

@@ -107,7 +107,9 @@ package final class EngineHarness {
     ) {
         self.semantics = semantics
         self.clock = clock
-        engine = SocketEngine(configuration: .init(prebuffering: prebuffering, readChunk: readChunk))
+        engine = SocketEngine(
+            configuration: .init(
+                prebuffering: prebuffering, readChunk: readChunk, availableReadsTakeEstimate: semantics == .gcd))
     }
 
     // MARK: What the user calls
@@ -248,9 +250,19 @@ package final class EngineHarness {
         runPasses()
     }
 
-    private func readableEvent() {
+    /// A readiness event whose byte estimate (GCD) was measured when `estimate` bytes were there:
+    /// the ones fed after that are not in it.
+    package func readableEvent(estimate: Int) {
+        readableEvent(estimated: estimate)
+    }
+
+    private func readableEvent(estimated estimate: Int? = nil) {
         readableHint = true
         guard !isClosed else { return }
+        if semantics == .gcd {
+            // The read source's byte estimate (`readSourceFired` in QueueSocket+IO.swift).
+            engine.noteAvailableEstimate(estimate ?? transport.remaining.count)
+        }
         if semantics == .gcd, transport.remaining.isEmpty, engine.prebufferedCount == 0, transport.failure != nil {
             // GCD's read source fires with no byte estimate, as at the end (`readSourceFired` in
             // QueueSocket+IO.swift): waiting read or not, the reset is taken for the end.

@@ -9,7 +9,8 @@ import Foundation
 extension QueueSocket: ByteTransport {
     // MARK: Public reads
 
-    /// Reads whatever is available, at least one byte.
+    /// Reads whatever is available, at least one byte: as GCDAsyncSocket does, the bytes the read
+    /// source counted when it fired (at most 1 MiB per read; the rest goes to the next one).
     public func readData(withTimeout timeout: TimeInterval, tag: Int) {
         enqueue(ReadRequest(kind: .available(maxLength: 0), timeout: timeout, tag: tag))
     }
@@ -229,6 +230,7 @@ extension QueueSocket: ByteTransport {
     private func readSourceFired() {
         guard let readSource else { return }
         readableHint = readSource.data > 0
+        engine.noteAvailableEstimate(Int(clamping: readSource.data))
         if !readableHint {
             // libdispatch measures an event's bytes after epoll reports them, so a read pass running
             // meanwhile may already have taken them: a zero estimate is the end (or a reset) only

@@ -95,6 +95,7 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         self.resolver = resolver
         storedDelegate = delegate
         storedDelegateQueue = delegateQueue
+        engine.configuration.availableReadsTakeEstimate = semantics == .gcd
     }
 
     /// A socket whose state lives on `socketQueue` (`initWithDelegate:delegateQueue:socketQueue:`).
@@ -117,6 +118,7 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         if socketQueueIsUsers {
             self.socketQueue.setSpecific(key: queueKey, value: true)
         }
+        engine.configuration.availableReadsTakeEstimate = semantics == .gcd
     }
 
     /// A socket without a delegate whose state lives on `socketQueue` (`initWithSocketQueue:`); set

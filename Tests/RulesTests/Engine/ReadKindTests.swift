@@ -33,6 +33,39 @@ struct ReadKindTests {
         #expect(harness.events == [.read(bytes("0123456789"), tag: 1)])
     }
 
+    @Test(
+        "read-any, GCD: the read source's estimate is taken in one read call, with no call that finds nothing after it; legacy reads until the transport has no more",
+        arguments: [Semantics.gcd, .legacy])
+    func readAvailableTakesEstimate(semantics: Semantics) {
+        let harness = EngineHarness(semantics: semantics)
+        let payload = [UInt8](repeating: 0x61, count: 5000)
+        harness.read(.available(maxLength: 0), tag: 1)
+        harness.runPasses()
+        let callsBefore = harness.transport.readCalls
+        harness.feed(payload)
+        harness.runPasses()
+        #expect(harness.events == [.read(payload, tag: 1)])
+        // Legacy: 2 KiB (the first read's room), 2 KiB more into the buffer grown to 4 KiB, the
+        // rest into 8 KiB.
+        #expect(harness.transport.readCalls - callsBefore == (semantics == .gcd ? 1 : 3))
+        #expect(harness.readableHint == false)
+    }
+
+    @Test("read-any, GCD: bytes that came after the estimate go to the next read, none lost")
+    func readAvailableBeyondEstimate() {
+        let harness = EngineHarness(semantics: .gcd)
+        harness.read(.available(maxLength: 0), tag: 1)
+        harness.runPasses()
+        harness.transport.feed(bytes("0123456789"))
+        harness.readableEvent(estimate: 4)
+        harness.runPasses()
+        #expect(harness.events == [.read(bytes("0123"), tag: 1)])
+        #expect(Array(harness.transport.remaining) == bytes("456789"))
+        harness.read(.available(maxLength: 0), tag: 2)
+        harness.runPasses()
+        #expect(harness.events == [.read(bytes("0123"), tag: 1), .read(bytes("456789"), tag: 2)])
+    }
+
     @Test("read-any with maxLength takes at most maxLength and leaves the rest")
     func readAvailableMax() {
         let harness = EngineHarness()
