@@ -260,7 +260,11 @@ package struct EngineCore: ~Copyable {
                 availableEstimate = 0
                 readPass.target = .item
             case .available:
-                space = reading.writableSpace(item, minimum: availableReadSize, maximum: .max)
+                // At most 1 MiB a read: a larger buffer is memory the allocator maps afresh each time
+                // (a page fault per page the bytes land on); what is left goes to the next read.
+                let room = Self.largestAvailableRead - reading.bytesDone
+                guard room > 0 else { return .finished(finishReadPass(item)) }
+                space = reading.writableSpace(item, minimum: min(availableReadSize, room), maximum: room)
                 readPass.target = .item
             case .length:
                 let remaining = reading.remainingAllowance(item)

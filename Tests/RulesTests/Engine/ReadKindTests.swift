@@ -66,6 +66,34 @@ struct ReadKindTests {
         #expect(harness.events == [.read(bytes("0123"), tag: 1), .read(bytes("456789"), tag: 2)])
     }
 
+    @Test(
+        "read-any takes at most 1 MiB; the rest goes to the reads after it, in order, none lost",
+        arguments: [Semantics.legacy, .gcd])
+    func readAvailableAtMostOneMiB(semantics: Semantics) {
+        let harness = EngineHarness(semantics: semantics)
+        var payload = [UInt8](repeating: 0x61, count: (3 << 20) + 5)
+        for marked in [0, (1 << 20) - 1, 1 << 20, 2 << 20, 3 << 20, payload.count - 1] {
+            payload[marked] = UInt8(truncatingIfNeeded: marked % 251)
+        }
+        harness.read(.available(maxLength: 0), tag: 1)
+        harness.runPasses()
+        harness.feed(payload)
+        harness.read(.available(maxLength: 0), tag: 2)
+        harness.read(.available(maxLength: 0), tag: 3)
+        harness.read(.available(maxLength: 0), tag: 4)
+        harness.runPasses()
+        let reads = harness.events.compactMap { event -> [UInt8]? in
+            if case .read(let bytes, _) = event { return bytes }
+            return nil
+        }
+        #expect(reads.map(\.count) == [1 << 20, 1 << 20, 1 << 20, 5])
+        var received = Data()
+        for read in reads {
+            received.append(contentsOf: read)
+        }
+        #expect(received == Data(payload))
+    }
+
     @Test("read-any with maxLength takes at most maxLength and leaves the rest")
     func readAvailableMax() {
         let harness = EngineHarness()
