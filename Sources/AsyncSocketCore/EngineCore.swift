@@ -44,7 +44,8 @@ package struct EngineCore: ~Copyable {
     var scannedBytes = 0
     /// The room a read of available bytes starts with: what the last one took, rounded up to a power
     /// of two, between 2 KiB and 1 MiB. A small exchange allocates little; a stream gets large reads
-    /// (the item's buffer doubles while the transport keeps filling it), each byte read in place.
+    /// (the item's buffer doubles while the transport keeps filling it, up to 1 MiB a read), each byte
+    /// read in place.
     var availableReadSize = 2048
     /// The bytes the transport said it holds (a read source's estimate), for the next read pass
     /// when `configuration.availableReadsTakeEstimate`; 0 when not known.
