@@ -87,7 +87,9 @@ if [[ ${TLS:-1} == 1 ]]; then
     (cd "$BENCH_OUT/swift-nio-ssl-echo" && swift build -c release 2>&1 | tail -1)
     (cd "$HERE" && swift build -c release --product TLSBench 2>&1 | tail -1)
     TLS_OUT=$BENCH_OUT/tls.txt
-    timeout 600 "$BIN/TLSBench" 3 --nio-ssl "$BENCH_OUT/swift-nio-ssl-echo/.build/release/NIOSSLEchoServer" >"$TLS_OUT" 2>&1
+    TLS_STATUS=0
+    timeout 600 "$BIN/TLSBench" 3 --nio-ssl "$BENCH_OUT/swift-nio-ssl-echo/.build/release/NIOSSLEchoServer" >"$TLS_OUT" 2>&1 ||
+        TLS_STATUS=$?
     {
         echo
         echo "## TLS"
@@ -96,7 +98,18 @@ if [[ ${TLS:-1} == 1 ]]; then
         echo "for 3 s, or our client, against the server named; bulk is 256 MiB between our own sockets in one"
         echo "process, beside s_time fetching 32 MiB pages from \`s_server -WWW\`). Not pinned to CPUs."
         echo
-        sed -n '/^| measure | value |$/,$p' "$TLS_OUT"
+        if [[ $TLS_STATUS == 0 ]]; then
+            sed -n '/^| measure | value |$/,$p' "$TLS_OUT"
+        else
+            # A crash ends the table early; what was measured, and where it stopped, still go in.
+            echo "**TLSBench ended with status $TLS_STATUS** before its table (output: \`$TLS_OUT\`). Rows measured before:"
+            echo
+            grep -E '^(handshakes|bulk)' "$TLS_OUT" | sed 's/^/- /' || true
+            echo
+            echo "Where it stopped:"
+            echo
+            grep -E -m1 -A3 'crashed:$' "$TLS_OUT" | sed 's/^/    /' || true
+        fi
     } >>"$OUT"
 fi
 # Datagram echo (udp-echo.sh: RunLoopUdpSocket and QueueUdpSocket beside the C echoes and SwiftNIO, about four
