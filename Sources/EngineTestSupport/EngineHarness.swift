@@ -250,13 +250,9 @@ package final class EngineHarness {
         runPasses()
     }
 
-    /// A readiness event whose byte estimate (GCD) was measured when `estimate` bytes were there:
-    /// the ones fed after that are not in it.
-    package func readableEvent(estimate: Int) {
-        readableEvent(estimated: estimate)
-    }
-
-    private func readableEvent(estimated estimate: Int? = nil) {
+    /// A readiness event; with GCD semantics it carries the read source's byte estimate, the bytes
+    /// waiting unless `estimate` says fewer were there when it was measured.
+    package func readableEvent(estimate: Int? = nil) {
         readableHint = true
         guard !isClosed else { return }
         if semantics == .gcd {
