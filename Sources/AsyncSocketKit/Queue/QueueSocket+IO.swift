@@ -229,8 +229,9 @@ extension QueueSocket: ByteTransport {
 
     private func readSourceFired() {
         guard let readSource else { return }
-        readableHint = readSource.data > 0
-        engine.noteAvailableEstimate(Int(clamping: readSource.data))
+        let estimate = Int(clamping: readSource.data)
+        readableHint = estimate > 0
+        engine.noteAvailableEstimate(estimate)
         if !readableHint {
             // libdispatch measures an event's bytes after epoll reports them, so a read pass running
             // meanwhile may already have taken them: a zero estimate is the end (or a reset) only
