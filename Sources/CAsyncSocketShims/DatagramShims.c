@@ -11,48 +11,65 @@
 
 _Static_assert(sizeof(socklen_t) == sizeof(uint32_t), "socklen_t is 32 bits on Linux");
 
-ssize_t ask_recv_datagram(int fd, void *buffer, size_t capacity, struct sockaddr_storage *source,
-                          uint32_t *source_length, struct sockaddr_storage *destination, int *has_destination,
-                          unsigned int *interface_index) {
-    struct iovec vector = {.iov_base = buffer, .iov_len = capacity};
-    union {
-        char bytes[CMSG_SPACE(sizeof(struct in6_pktinfo))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr message = {0};
-    message.msg_name = source;
-    message.msg_namelen = sizeof(*source);
-    message.msg_iov = &vector;
-    message.msg_iovlen = 1;
-    message.msg_control = control.bytes;
-    message.msg_controllen = sizeof(control.bytes);
-    ssize_t received;
-    do {
-        received = recvmsg(fd, &message, MSG_TRUNC);
-    } while (received < 0 && errno == EINTR);
-    if (received < 0) return -1;
-    *source_length = message.msg_namelen;
-    *has_destination = 0;
-    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+union ask_packet_info_space {
+    char bytes[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+    struct cmsghdr align;
+};
+
+// The local address a datagram was sent to, from its packet-information header.
+static void ask_read_destination(struct msghdr *message, struct ask_incoming_datagram *datagram) {
+    datagram->has_destination = 0;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(message); header; header = CMSG_NXTHDR(message, header)) {
         if (header->cmsg_level == IPPROTO_IP && header->cmsg_type == IP_PKTINFO) {
             struct in_pktinfo info;
             memcpy(&info, CMSG_DATA(header), sizeof(info));
-            struct sockaddr_in *address = (struct sockaddr_in *)destination;
-            memset(destination, 0, sizeof(*destination));
+            struct sockaddr_in *address = (struct sockaddr_in *)datagram->destination;
+            memset(datagram->destination, 0, sizeof(*datagram->destination));
             address->sin_family = AF_INET;
             address->sin_addr = info.ipi_addr;
-            *interface_index = (unsigned int)info.ipi_ifindex;
-            *has_destination = 1;
+            datagram->interface_index = (unsigned int)info.ipi_ifindex;
+            datagram->has_destination = 1;
         } else if (header->cmsg_level == IPPROTO_IPV6 && header->cmsg_type == IPV6_PKTINFO) {
             struct in6_pktinfo info;
             memcpy(&info, CMSG_DATA(header), sizeof(info));
-            struct sockaddr_in6 *address = (struct sockaddr_in6 *)destination;
-            memset(destination, 0, sizeof(*destination));
+            struct sockaddr_in6 *address = (struct sockaddr_in6 *)datagram->destination;
+            memset(datagram->destination, 0, sizeof(*datagram->destination));
             address->sin6_family = AF_INET6;
             address->sin6_addr = info.ipi6_addr;
-            *interface_index = info.ipi6_ifindex;
-            *has_destination = 1;
+            datagram->interface_index = info.ipi6_ifindex;
+            datagram->has_destination = 1;
         }
+    }
+}
+
+int ask_recv_datagrams(int fd, struct ask_incoming_datagram *datagrams, unsigned int count) {
+    struct mmsghdr messages[ASK_MAX_RECEIVE_BATCH];
+    struct iovec vectors[ASK_MAX_RECEIVE_BATCH];
+    union ask_packet_info_space control[ASK_MAX_RECEIVE_BATCH];
+    if (count > ASK_MAX_RECEIVE_BATCH) {
+        count = ASK_MAX_RECEIVE_BATCH;
+    }
+    memset(messages, 0, sizeof(messages[0]) * count);
+    for (unsigned int index = 0; index < count; index++) {
+        vectors[index].iov_base = datagrams[index].buffer;
+        vectors[index].iov_len = datagrams[index].capacity;
+        struct msghdr *message = &messages[index].msg_hdr;
+        message->msg_name = datagrams[index].source;
+        message->msg_namelen = sizeof(*datagrams[index].source);
+        message->msg_iov = &vectors[index];
+        message->msg_iovlen = 1;
+        message->msg_control = control[index].bytes;
+        message->msg_controllen = sizeof(control[index].bytes);
+    }
+    int received;
+    do {
+        // MSG_TRUNC: each message's length is the datagram's real size, however small the buffer.
+        received = recvmmsg(fd, messages, count, MSG_TRUNC, NULL);
+    } while (received < 0 && errno == EINTR);
+    for (int index = 0; index < received; index++) {
+        datagrams[index].size = messages[index].msg_len;
+        datagrams[index].source_length = messages[index].msg_hdr.msg_namelen;
+        ask_read_destination(&messages[index].msg_hdr, &datagrams[index]);
     }
     return received;
 }

@@ -109,3 +109,29 @@ package final class UdpPeer {
 package func freeUdpPort() -> UInt16 {
     UdpPeer().port
 }
+
+/// Waits (bounded) until `count` datagrams sent to the IPv4 UDP socket bound to 127.0.0.1:`port` wait in
+/// its receive queue, as `/proc/net/udp` counts that queue's memory: the first datagram's share is
+/// taken as the unit, so the datagrams must be of one size, sent one by one after this is called
+/// through `send`. `false` when they were not all queued in time.
+package func sendAndWaitQueued(count: Int, to port: UInt16, _ send: (Int) -> Void) -> Bool {
+    func queueMemory() -> Int {
+        let local = String(format: "0100007F:%04X", port)
+        guard let table = try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8) else { return 0 }
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1] == local else { continue }
+            let queues = fields[4].split(separator: ":")
+            return queues.count == 2 ? Int(queues[1], radix: 16) ?? 0 : 0
+        }
+        return 0
+    }
+    guard queueMemory() == 0 else { return false }
+    send(0)
+    guard waitUntil({ queueMemory() > 0 }) else { return false }
+    let unit = queueMemory()
+    for index in 1..<max(count, 1) {
+        send(index)
+    }
+    return waitUntil { queueMemory() >= unit * count }
+}

@@ -107,6 +107,7 @@ extension RunLoopUdpSocket {
 
     private func closeDescriptor(ipv4: Bool) {
         let fd = ipv4 ? socket4 : socket6
+        reader.discardHeld(from: fd)
         if let watch = ipv4 ? source4 : source6 {
             watch.stop(closing: true)
         } else if fd >= 0 {

@@ -2,7 +2,8 @@ import Foundation
 
 // Receives: queued, one datagram each, the current one served from a later pass of the loop. The
 // socket reads only while a receive is current, from both families in turn (the one tried first
-// alternates, so neither starves). The delegate's answer decides: `true` completes the receive,
+// alternates, so neither starves); the datagrams a read brings beyond the first wait in the reader for
+// the next receives (DatagramReader.swift). The delegate's answer decides: `true` completes the receive,
 // `false` treats the datagram as never received and the same receive (same tag, same timer) takes
 // the next one. A datagram too large for maxReceiveBufferSize, or a read error, is reported to the
 // current receive and the next receive goes on; the socket stays open.
@@ -102,7 +103,7 @@ extension RunLoopUdpSocket {
     /// One datagram from `fd`, skipping what a connected socket must not take; `nil` when none waits.
     private func read(from fd: Int32) -> Read? {
         while true {
-            switch UdpDescriptor.receive(fd, maxSize: Int(maxReceive), into: receiveBuffer) {
+            switch reader.receive(fd, maxSize: Int(maxReceive)) {
             case .wouldBlock:
                 return nil
             case .datagram(let data, let source, let local):

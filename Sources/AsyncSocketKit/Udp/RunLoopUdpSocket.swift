@@ -15,7 +15,9 @@ import Logging
 /// and receives are queued, tried one at a time per direction, and answered through the delegate;
 /// a failed or timed-out send or receive is reported and the socket stays open. The socket reads
 /// only while a receive is queued: with none, datagrams wait in the kernel's buffer, which is the
-/// back-pressure. Where this class differs from the original, `Migration/README.md` says so.
+/// back-pressure. A read takes the datagrams already waiting with it (at most 16, one system call),
+/// and the receives queued next get them in order before the socket reads again. Where this class
+/// differs from the original, `Migration/README.md` says so.
 public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: its variables are touched only on the thread of the socket's loop (each
     // public call checks the thread and stops the program otherwise).
@@ -60,7 +62,7 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     /// Which socket a receive tries first, alternated so neither family starves.
     var readsIPv6First = false
     /// Where datagrams are received before each is copied into its `Data`.
-    let receiveBuffer = DatagramBuffer()
+    let reader = DatagramReader(readingAhead: true)
     var maxReceive = RunLoopUdpSocket.defaultMaxReceiveBufferSize
     var cachedLocal: SocketAddress?
     var cachedPeer: SocketAddress?

@@ -4,7 +4,7 @@ import CLibevent
 import Foundation
 
 /// The system calls of a UDP socket, each returning errno instead of setting it.
-enum UdpDescriptor {
+package enum UdpDescriptor {
     /// A non-blocking, close-on-exec datagram socket of `family`; an IPv6 one is IPv6-only, so the
     /// IPv4 socket beside it can bind the same port.
     static func open(family: Int32) -> Int32? {
@@ -107,7 +107,7 @@ enum UdpDescriptor {
     /// The most datagrams ``sendBatch(_:_:)`` sends in one call.
     static let maxSendBatch = Int(ASK_MAX_SEND_BATCH)
 
-    enum ReceiveResult {
+    package enum ReceiveResult {
         /// A datagram, its sender, and the local address it was sent to when the socket asks
         /// (`IP_PKTINFO` / `IPV6_RECVPKTINFO`).
         case datagram(Data, from: SocketAddress, to: UdpReplySource?)
@@ -117,47 +117,27 @@ enum UdpDescriptor {
         case failed(Int32)
     }
 
-    /// Reads one datagram of at most `maxSize` bytes into a buffer the returned `Data` then owns (no
-    /// copy; the buffer is cut to the datagram's size). `MSG_TRUNC` makes the kernel give a larger
-    /// datagram's real size, so it is reported, never cut. An empty datagram is an empty `Data`.
-    static func receive(_ fd: Int32, maxSize: Int, into scratch: DatagramBuffer) -> ReceiveResult {
-        // No datagram is larger than 64 KiB, whatever the limit is set to.
-        let capacity = min(max(maxSize, 1), 65_536)
-        let buffer = scratch.memory(atLeast: capacity).baseAddress!
-        var source = sockaddr_storage()
-        var sourceLength = socklen_t(0)
-        var destination = sockaddr_storage()
-        var hasDestination: Int32 = 0
-        var interfaceIndex: UInt32 = 0
-        let received = ask_recv_datagram(
-            fd, buffer, capacity, &source, &sourceLength, &destination, &hasDestination, &interfaceIndex)
+    enum BatchResult {
+        case received(Int)
+        case wouldBlock
+        case failed(Int32)
+    }
+
+    /// Receives up to `items.count` datagrams waiting on `fd` (at most `ASK_MAX_RECEIVE_BATCH`) into the
+    /// slots `items` point to, with one `recvmmsg`; never blocks.
+    static func receive(_ fd: Int32, into items: UnsafeMutableBufferPointer<ask_incoming_datagram>) -> BatchResult {
+        let received = ask_recv_datagrams(fd, items.baseAddress, UInt32(items.count))
         guard received >= 0 else {
             let code = ask_errno()
             return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
         }
-        let sender = address(&source, length: sourceLength)
-        guard received <= maxSize else {
-            return .tooLarge(size: received, from: sender)
-        }
-        let local =
-            hasDestination != 0
-            ? UdpReplySource(
-                local: address(&destination, length: socklen_t(MemoryLayout<sockaddr_storage>.size)),
-                interfaceIndex: interfaceIndex)
-            : nil
-        return .datagram(Data(bytes: buffer, count: received), from: sender, to: local)
-    }
-
-    private static func address(_ storage: inout sockaddr_storage, length: socklen_t) -> SocketAddress {
-        withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress(pointer: $0, length: length) }
-        }
+        return .received(Int(received))
     }
 }
 
 /// The local address (and, for IPv6, interface) a datagram was sent to: a reply sent from there
 /// reaches a peer that expects the answer from the address it asked.
-struct UdpReplySource {
-    var local: SocketAddress
-    var interfaceIndex: UInt32
+package struct UdpReplySource {
+    package var local: SocketAddress
+    package var interfaceIndex: UInt32
 }

@@ -74,13 +74,30 @@ struct sockaddr_storage;
 
 /// (Lengths are `uint32_t`, which `socklen_t` is on Linux: including <sys/socket.h> here would make this
 /// module the owner of the socket declarations Swift files see.)
-/// Receives one datagram (recvmsg with MSG_TRUNC: the return value is the datagram's real size, which
-/// may exceed `capacity`), or -1 with errno set (EINTR retried). `source` gets the sender; when the
-/// socket has IP_PKTINFO / IPV6_RECVPKTINFO on, `destination` gets the local address the datagram was
-/// sent to (port 0) and `interface_index` its interface, and `has_destination` is set to 1.
-ssize_t ask_recv_datagram(int fd, void *buffer, size_t capacity, struct sockaddr_storage *source,
-                          uint32_t *source_length, struct sockaddr_storage *destination, int *has_destination,
-                          unsigned int *interface_index);
+/// The most datagrams one ask_recv_datagrams call takes.
+#define ASK_MAX_RECEIVE_BATCH 16
+
+/// One datagram of an ask_recv_datagrams batch. In: `capacity` bytes at `buffer`, and where the sender
+/// and the local address go. Out: `size`, the datagram's real size (MSG_TRUNC: it may exceed
+/// `capacity`, and the bytes beyond it are gone); the sender and its length; when the socket has
+/// IP_PKTINFO / IPV6_RECVPKTINFO on, the local address the datagram was sent to (port 0) and its
+/// interface, with `has_destination` set to 1.
+struct ask_incoming_datagram {
+    void *buffer;
+    size_t capacity;
+    struct sockaddr_storage *source;
+    struct sockaddr_storage *destination;
+    size_t size;
+    uint32_t source_length;
+    int has_destination;
+    unsigned int interface_index;
+};
+
+/// Receives up to `count` (at most ASK_MAX_RECEIVE_BATCH) datagrams waiting on a non-blocking socket with
+/// one recvmmsg (EINTR retried). Returns how many were received, in order of arrival, or -1 with errno
+/// set when none was (EAGAIN: none waits); an error met after the first datagram stays pending for the
+/// next call.
+int ask_recv_datagrams(int fd, struct ask_incoming_datagram *datagrams, unsigned int count);
 
 /// Sends one datagram to `to` (NULL: the connected peer) without SIGPIPE; with `from`, from that local
 /// address (IP_PKTINFO's ipi_spec_dst, or IPV6_PKTINFO with `interface_index`); with `segment_size` > 0,

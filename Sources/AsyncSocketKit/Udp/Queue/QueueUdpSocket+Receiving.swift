@@ -92,7 +92,7 @@ extension QueueUdpSocket {
                 return watchReadable(false)
             }
             let maxSize = fd == socket4 ? Int(maxReceive4) : Int(maxReceive6)
-            switch UdpDescriptor.receive(fd, maxSize: maxSize, into: receiveBuffer) {
+            switch reader.receive(fd, maxSize: maxSize) {
             case .wouldBlock:
                 return
             case .failed(let code):

@@ -92,7 +92,7 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     var outbox: [QueueUdpDelivery] = []
     var readsIPv6First = false
     /// Where datagrams are received before each is copied into its `Data` (socket queue only).
-    let receiveBuffer = DatagramBuffer()
+    let reader = DatagramReader(readingAhead: false)
     /// The last datagram's sender and its `sockaddr` bytes (socket queue only).
     var lastSender: (address: SocketAddress, bytes: Data)?
     /// Bound to a wildcard address: the local address each recent sender reached (socket queue only).
