@@ -10,8 +10,11 @@ import Foundation
 // A reader that reads ahead takes every datagram waiting, up to its slots, with one `recvmmsg`, and
 // hands them out one at a time before it reads again: a socket that serves one receive at a time
 // (RunLoopUdpSocket) then makes one system call per batch instead of one per datagram. Its slots start
-// at one and double, up to ASK_MAX_RECEIVE_BATCH and 256 KiB, each time a read fills them all, so a
-// socket that gets one datagram at a time keeps one slot. What was read ahead is the socket's as the
+// at one and double, up to ASK_MAX_RECEIVE_BATCH and 256 KiB, each time a read fills them all, and go
+// back to one when a read finds nothing: a burst is read in batches, while a conversation of a few
+// datagrams at a time is read one by one. Kept at their size instead, the slots emptied the kernel's
+// buffer so often that one peer's echo went idle and was woken more (one peer, 4 in flight: 28 % fewer
+// datagrams a second on the queue-core engine; Benchmarks/UDP.md). What was read ahead is the socket's as the
 // kernel's buffer was: handed out in arrival order, checked against the receive limit when handed out,
 // dropped with the descriptor it came from.
 
@@ -71,6 +74,7 @@ package final class DatagramReader {
             }
             return take(maxSize: maxSize)
         case .received, .wouldBlock:
+            slotsWanted = 1
             return .wouldBlock
         case .failed(let code):
             return .failed(code)

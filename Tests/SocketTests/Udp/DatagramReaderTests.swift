@@ -26,7 +26,7 @@ struct DatagramReaderTests {
     }
 
     @Test(
-        "reading ahead: one recvmmsg takes what waits, up to slots that double from one; handed out in arrival order with each sender"
+        "reading ahead: one recvmmsg takes what waits, up to slots that double from one and go back to one when none waits; handed out in arrival order"
     )
     func readsAheadInOrder() async throws {
         try await onNewThread {
@@ -51,6 +51,12 @@ struct DatagramReaderTests {
             #expect(got == (0..<7).map { "d\($0) from \(ports[$0 % 2])" } + ["would block"])
             // Reads of 1, 2 and 4 datagrams: after each read's first one, the rest of it is held.
             #expect(held == [false, true, false, true, true, true, false, false])
+            // The read that found nothing took the slots back to one.
+            #expect(
+                sendAndWaitQueued(count: 2, to: receiver.port) { peers[0].send(bytes("e\($0)"), to: receiver.port) })
+            #expect(Self.text(reader.receive(receiver.fd, maxSize: 9216)) == "e0 from \(ports[0])")
+            #expect(!reader.holdsDatagrams)
+            #expect(kernelPending(receiver.fd) == bytes("e1"))
         }
     }
 
