@@ -110,21 +110,18 @@ package func freeUdpPort() -> UInt16 {
     UdpPeer().port
 }
 
-/// Waits (bounded) until `count` datagrams sent to the IPv4 UDP socket bound to 127.0.0.1:`port` wait in
-/// its receive queue, as `/proc/net/udp` counts that queue's memory: the first datagram's share is
-/// taken as the unit, so the datagrams must be of one size, sent one by one after this is called
-/// through `send`. `false` when they were not all queued in time.
-package func sendAndWaitQueued(count: Int, to port: UInt16, _ send: (Int) -> Void) -> Bool {
+/// Waits (bounded) until `count` datagrams, sent one by one through `send`, wait in the receive queue of
+/// the datagram socket `fd`, as the kernel counts that queue's memory (`SO_MEMINFO`, read from the socket
+/// itself: `/proc/net/udp` skips sockets while the table changes). The first datagram's share is taken
+/// as the unit, so the datagrams must be of one size, and the queue empty before. `false` when they were
+/// not all queued in time.
+package func sendAndWaitQueued(count: Int, on fd: Int32, _ send: (Int) -> Void) -> Bool {
     func queueMemory() -> Int {
-        let local = String(format: "0100007F:%04X", port)
-        guard let table = try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8) else { return 0 }
-        for line in table.split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: " ")
-            guard fields.count > 4, fields[1] == local else { continue }
-            let queues = fields[4].split(separator: ":")
-            return queues.count == 2 ? Int(queues[1], radix: 16) ?? 0 : 0
-        }
-        return 0
+        // SO_MEMINFO (asm-generic/socket.h): an array whose first entry is SK_MEMINFO_RMEM_ALLOC.
+        var info = [UInt32](repeating: 0, count: 16)
+        var length = socklen_t(info.count * MemoryLayout<UInt32>.size)
+        let rc = info.withUnsafeMutableBytes { getsockopt(fd, SOL_SOCKET, 55, $0.baseAddress, &length) }
+        return rc == 0 ? Int(info[0]) : -1
     }
     guard queueMemory() == 0 else { return false }
     send(0)

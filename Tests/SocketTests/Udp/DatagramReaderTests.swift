@@ -33,7 +33,7 @@ struct DatagramReaderTests {
             let receiver = Self.receiver()
             let peers = [UdpPeer(), UdpPeer()]
             #expect(
-                sendAndWaitQueued(count: 7, to: receiver.port) { index in
+                sendAndWaitQueued(count: 7, on: receiver.fd) { index in
                     peers[index % 2].send(bytes("d\(index)"), to: receiver.port)
                 })
             let reader = DatagramReader(readingAhead: true)
@@ -53,7 +53,7 @@ struct DatagramReaderTests {
             #expect(held == [false, true, false, true, true, true, false, false])
             // The read that found nothing took the slots back to one.
             #expect(
-                sendAndWaitQueued(count: 2, to: receiver.port) { peers[0].send(bytes("e\($0)"), to: receiver.port) })
+                sendAndWaitQueued(count: 2, on: receiver.fd) { peers[0].send(bytes("e\($0)"), to: receiver.port) })
             #expect(Self.text(reader.receive(receiver.fd, maxSize: 9216)) == "e0 from \(ports[0])")
             #expect(!reader.holdsDatagrams)
             #expect(kernelPending(receiver.fd) == bytes("e1"))
@@ -65,7 +65,7 @@ struct DatagramReaderTests {
         try await onNewThread {
             let receiver = Self.receiver()
             let peer = UdpPeer()
-            #expect(sendAndWaitQueued(count: 3, to: receiver.port) { peer.send(bytes("d\($0)"), to: receiver.port) })
+            #expect(sendAndWaitQueued(count: 3, on: receiver.fd) { peer.send(bytes("d\($0)"), to: receiver.port) })
             let reader = DatagramReader(readingAhead: false)
             for index in 0..<3 {
                 #expect(Self.text(reader.receive(receiver.fd, maxSize: 9216)) == "d\(index) from \(peer.port)")
@@ -83,7 +83,7 @@ struct DatagramReaderTests {
             let receiver = Self.receiver()
             let peer = UdpPeer()
             #expect(
-                sendAndWaitQueued(count: 3, to: receiver.port) {
+                sendAndWaitQueued(count: 3, on: receiver.fd) {
                     peer.send([UInt8](repeating: UInt8(65 + $0), count: 100), to: receiver.port)
                 })
             let reader = DatagramReader(readingAhead: true)
@@ -101,7 +101,7 @@ struct DatagramReaderTests {
             let receiver = Self.receiver()
             let peer = UdpPeer()
             #expect(
-                sendAndWaitQueued(count: 3, to: receiver.port) { _ in
+                sendAndWaitQueued(count: 3, on: receiver.fd) { _ in
                     peer.send([UInt8](repeating: 65, count: 100), to: receiver.port)
                 })
             let reader = DatagramReader(readingAhead: true)
@@ -117,7 +117,7 @@ struct DatagramReaderTests {
         try await onNewThread {
             let receiver = Self.receiver()
             let peer = UdpPeer()
-            #expect(sendAndWaitQueued(count: 3, to: receiver.port) { peer.send(bytes("d\($0)"), to: receiver.port) })
+            #expect(sendAndWaitQueued(count: 3, on: receiver.fd) { peer.send(bytes("d\($0)"), to: receiver.port) })
             let reader = DatagramReader(readingAhead: true)
             _ = reader.receive(receiver.fd, maxSize: 9216)
             _ = reader.receive(receiver.fd, maxSize: 9216)
@@ -142,8 +142,9 @@ struct RunLoopUdpReadAheadTests {
             let socket = RunLoopUdpSocket(delegate: recorder, engine: engine)
             try socket.bind(toAddress: "127.0.0.1", port: 0)
             let peers = [UdpPeer(), UdpPeer()]
+            let fd = try #require(socket.descriptors.first)
             #expect(
-                sendAndWaitQueued(count: 6, to: socket.localPort) { index in
+                sendAndWaitQueued(count: 6, on: fd) { index in
                     peers[index % 2].send(bytes("d\(index)"), to: socket.localPort)
                 })
             // One receive at a time, each queued after the one before completed: reads of 1, 2 and 4.
@@ -153,7 +154,6 @@ struct RunLoopUdpReadAheadTests {
             }
             // "d2" waits in the socket, read with "d1" (the kernel's next is "d3"): lowered below its
             // size, the limit refuses it.
-            let fd = try #require(socket.descriptors.first)
             #expect(kernelPending(fd) == bytes("d3"))
             socket.maxReceiveBufferSize = 1
             socket.receive(withTimeout: 10, tag: 2)
