@@ -1,0 +1,160 @@
+import Dispatch
+import Foundation
+import Logging
+
+/// A TCP connection for async/await: the step after ``QueueSocket`` in a migration, over the same
+/// socket (GCD semantics, a serial socket queue with dispatch sources underneath).
+///
+/// Each operation is one of `QueueSocket`'s with the tag and the delegate call replaced by a
+/// suspension: ``read(exactly:)`` is `readDataToLength:withTimeout:tag:`, ``read(through:maxLength:)``
+/// `readDataToData:withTimeout:maxLength:tag:`, ``read(upTo:)`` `readDataWithTimeout:` with a maximum,
+/// ``write(_:)`` `writeData:withTimeout:tag:` until `didWriteDataWithTag`. Operations started from
+/// several tasks run one after another in the order they were started, reads among reads and writes
+/// among writes, as the tagged calls do. Every operation waits as long as it takes: give a task a
+/// deadline, or cancel it, instead of the per-call timeouts of the tagged API.
+///
+/// ## Closing and cancellation
+/// - When the peer closes, or the connection fails, every waiting operation, and every one started
+///   after, throws the socket's error (``QueueSocketError`` with ``QueueSocketError/Code/closed`` for the
+///   peer's close).
+/// - ``close()`` closes at once: waiting operations throw ``AsyncConnectionError/closed``.
+/// - Cancelling a task while it waits in an operation closes the connection: that operation throws
+///   `CancellationError`, the others ``AsyncConnectionError/closed``. A read or write half done cannot be
+///   taken back (bytes read into it, bytes sent from it), so the connection is not left open in a state
+///   nobody knows. A task cancelled before it calls an operation gets `CancellationError` the same way.
+public final class AsyncSocketConnection: Sendable {
+    /// The socket underneath (tests look at its progress).
+    package let socket: QueueSocket
+    let delegate: AsyncConnectionDelegate
+
+    init(socket: QueueSocket, delegate: AsyncConnectionDelegate) {
+        self.socket = socket
+        self.delegate = delegate
+    }
+
+    deinit {
+        socket.disconnect()
+    }
+
+    /// Connects to `host` (a name, looked up off the caller's thread, or a numeric address) on `port`,
+    /// trying the host's addresses as ``QueueSocket`` does. Throws the socket's error when no address
+    /// connects (a refusal is the POSIX error). `logger` receives the socket's `.debug` lines.
+    public static func connect(toHost host: String, port: UInt16, logger: Logger? = nil) async throws
+        -> AsyncSocketConnection
+    {
+        let delegate = AsyncConnectionDelegate()
+        let socket = QueueSocket(
+            delegate: delegate, delegateQueue: DispatchQueue(label: "AsyncSocketConnection"), logger: logger)
+        let connection = AsyncSocketConnection(socket: socket, delegate: delegate)
+        try await connection.waitForDone(tag: AsyncOperations.connectTag) { _ in
+            try socket.connect(toHost: host, onPort: port)
+        }
+        return connection
+    }
+
+    // MARK: Reading
+
+    /// Reads exactly `count` bytes (`readDataToLength:withTimeout:tag:`); 0 returns empty data at once.
+    public func read(exactly count: Int) async throws -> Data {
+        guard count >= 0 else { throw AsyncConnectionError.invalidArgument("a negative length (\(count))") }
+        guard count > 0 else { return Data() }
+        return try await waitForData { [socket] tag in
+            socket.readData(toLength: count, withTimeout: -1, tag: tag)
+        }
+    }
+
+    /// Reads up to and including `separator` (`readDataToData:withTimeout:maxLength:tag:`). With a
+    /// `maxLength` above 0, a connection that sends that many bytes without the separator is closed
+    /// with ``QueueSocketError/Code/readMaxedOut``, as `QueueSocket` does.
+    public func read(through separator: Data, maxLength: Int = 0) async throws -> Data {
+        guard !separator.isEmpty else { throw AsyncConnectionError.invalidArgument("an empty separator") }
+        guard maxLength == 0 || maxLength >= separator.count else {
+            throw AsyncConnectionError.invalidArgument(
+                "a maximum length (\(maxLength)) shorter than the separator (\(separator.count) bytes)")
+        }
+        return try await waitForData { [socket] tag in
+            socket.readData(to: separator, withTimeout: -1, maxLength: maxLength, tag: tag)
+        }
+    }
+
+    /// Reads what has arrived, at least one byte and at most `maxLength` (0: as much as has arrived,
+    /// up to 1 MiB): `readDataWithTimeout:buffer:bufferOffset:maxLength:tag:`.
+    public func read(upTo maxLength: Int = 0) async throws -> Data {
+        guard maxLength >= 0 else { throw AsyncConnectionError.invalidArgument("a negative length (\(maxLength))") }
+        return try await waitForData { [socket] tag in
+            socket.readData(withTimeout: -1, buffer: nil, bufferOffset: 0, maxLength: maxLength, tag: tag)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes `data` and returns once the kernel has taken all of it (`didWriteDataWithTag`); empty
+    /// data returns at once.
+    public func write(_ data: Data) async throws {
+        guard !data.isEmpty else { return }
+        try await waitForDone(tag: delegate.operations.nextTag()) { [socket] tag in
+            socket.write(data, withTimeout: -1, tag: tag)
+        }
+    }
+
+    // MARK: Closing and addresses
+
+    /// Closes the connection at once (`disconnect`): bytes not yet sent are dropped, and waiting
+    /// operations throw ``AsyncConnectionError/closed``. Closing twice does nothing more.
+    public func close() {
+        delegate.operations.closeAll(with: AsyncConnectionError.closed)
+        socket.disconnect()
+    }
+
+    /// The peer's numeric address, `nil` once closed.
+    public var remoteHost: String? { socket.connectedHost }
+    /// The peer's port, 0 once closed.
+    public var remotePort: UInt16 { socket.connectedPort }
+    /// The local numeric address, `nil` once closed.
+    public var localHost: String? { socket.localHost }
+    /// The local port, 0 once closed.
+    public var localPort: UInt16 { socket.localPort }
+
+    // MARK: Waiting
+
+    private func waitForData(_ start: (Int) -> Void) async throws -> Data {
+        let tag = delegate.operations.nextTag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard delegate.operations.file(.data(continuation), tag: tag) else { return }
+                if Task.isCancelled {
+                    return cancel(tag)
+                }
+                start(tag)
+            }
+        } onCancel: {
+            cancel(tag)
+        }
+    }
+
+    private func waitForDone(tag: Int, _ start: (Int) throws -> Void) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard delegate.operations.file(.done(continuation), tag: tag) else { return }
+                if Task.isCancelled {
+                    return cancel(tag)
+                }
+                do {
+                    try start(tag)
+                } catch {
+                    delegate.operations.take(tag)?.fail(error)
+                }
+            }
+        } onCancel: {
+            cancel(tag)
+        }
+    }
+
+    /// The task waiting in the operation `tag` was cancelled: it gets `CancellationError`, and the
+    /// connection closes (see the type's documentation).
+    private func cancel(_ tag: Int) {
+        guard let waiter = delegate.operations.take(tag) else { return }
+        waiter.fail(CancellationError())
+        close()
+    }
+}

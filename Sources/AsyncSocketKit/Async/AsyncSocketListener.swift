@@ -1,0 +1,123 @@
+import AsyncSocketCore
+import Dispatch
+import Foundation
+import Logging
+
+/// A listening TCP socket for async/await: accepted connections arrive through ``connections``.
+///
+/// `accept(onInterface:port:)` of ``QueueSocket`` underneath; each accepted socket becomes an
+/// ``AsyncSocketConnection`` with a delegate queue of its own. At most ``pendingLimit`` accepted
+/// connections wait for the caller to take them; one accepted beyond that is closed at once (its peer
+/// sees the connection closed), so a caller that stops taking them holds no more than that.
+public final class AsyncSocketListener: Sendable {
+    /// How many accepted connections wait, at most, for the caller to take them.
+    public static let pendingLimit = 128
+
+    private let socket: QueueSocket
+    private let delegate: AsyncListenerDelegate
+
+    /// The accepted connections, in the order they were accepted. The sequence ends when the
+    /// listener is closed, or throws the socket's error when listening fails.
+    public let connections: Connections
+
+    /// Listens on `port` (0: one the system chooses, see ``port``) of `host` (an interface name or a
+    /// numeric address; `nil`: every address), both IPv4 and IPv6 where the host has them. Throws the
+    /// socket's error when it cannot listen (the port taken: the POSIX error).
+    public init(host: String? = nil, port: UInt16, logger: Logger? = nil) throws {
+        let (stream, continuation) = AsyncThrowingStream<AsyncSocketConnection, any Error>.makeStream(
+            bufferingPolicy: .bufferingOldest(Self.pendingLimit))
+        delegate = AsyncListenerDelegate(accepted: continuation)
+        socket = QueueSocket(
+            delegate: delegate, delegateQueue: DispatchQueue(label: "AsyncSocketListener"), logger: logger)
+        connections = Connections(stream: stream)
+        try socket.accept(onInterface: host, port: port)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// The port listened on.
+    public var port: UInt16 { socket.localPort }
+
+    /// Stops listening: the sequence of ``connections`` ends after the ones already accepted.
+    /// Connections already accepted stay open.
+    public func close() {
+        socket.disconnect()
+        delegate.finish()
+    }
+
+    /// The accepted connections of an ``AsyncSocketListener``.
+    public struct Connections: AsyncSequence, Sendable {
+        public typealias Element = AsyncSocketConnection
+
+        let stream: AsyncThrowingStream<AsyncSocketConnection, any Error>
+
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(base: stream.makeAsyncIterator())
+        }
+
+        /// Waits for the next accepted connection; `nil` once the listener is closed.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<AsyncSocketConnection, any Error>.AsyncIterator
+
+            public mutating func next() async throws -> AsyncSocketConnection? {
+                try await base.next()
+            }
+        }
+    }
+}
+
+/// The listening socket's delegate: turns each accepted socket into a connection for the sequence.
+final class AsyncListenerDelegate: QueueSocketDelegate, Sendable {
+    private let accepted: AsyncThrowingStream<AsyncSocketConnection, any Error>.Continuation
+    /// The delegates of connections accepted lately, by socket: a callback of an accepted socket made
+    /// before its delegate changed reaches this object and is passed on (see below).
+    private let children = Lock([ObjectIdentifier: WeakChild]())
+
+    init(accepted: AsyncThrowingStream<AsyncSocketConnection, any Error>.Continuation) {
+        self.accepted = accepted
+    }
+
+    func finish() {
+        accepted.finish()
+    }
+
+    /// The new socket still has this object as its delegate: it gets one of its own before the
+    /// connection is handed out. Until the change, what it reports comes here (its peer may close at
+    /// once), so its delegate is kept where such a callback finds it.
+    func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
+        let delegate = AsyncConnectionDelegate()
+        children.withLock { children in
+            children = children.filter { $0.value.delegate != nil }
+            children[ObjectIdentifier(newSocket)] = WeakChild(delegate: delegate)
+        }
+        newSocket.synchronouslySetDelegate(delegate, delegateQueue: DispatchQueue(label: "AsyncSocketConnection"))
+        let connection = AsyncSocketConnection(socket: newSocket, delegate: delegate)
+        switch accepted.yield(connection) {
+        case .enqueued:
+            break
+        case .dropped(let dropped):
+            dropped.close()
+        case .terminated:
+            connection.close()
+        @unknown default:
+            connection.close()
+        }
+    }
+
+    /// The listener's own close ends the sequence (with its error, when it failed); an accepted
+    /// socket's close reported before its delegate changed goes to that delegate.
+    func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
+        let child = children.withLock { $0.removeValue(forKey: ObjectIdentifier(sock))?.delegate }
+        if let child {
+            return child.socketDidDisconnect(sock, withError: error)
+        }
+        accepted.finish(throwing: error)
+    }
+}
+
+/// A delegate of an accepted connection, held weakly (the connection holds it).
+struct WeakChild: Sendable {
+    weak var delegate: AsyncConnectionDelegate?
+}
