@@ -5,6 +5,7 @@ import PackageDescription
 let examples = [
     "EchoServer", "QueueEchoServer", "ThreadPoolServer", "LineClient", "HTTPGetClient", "StartTLSPair", "ModalRunDemo",
     "KeepAliveTimer", "HostLookup", "PrivateCATLS", "UdpEchoServer", "QueueUdpEchoServer", "LanDiscovery",
+    "AsyncEchoServer",
 ]
 
 let package = Package(
