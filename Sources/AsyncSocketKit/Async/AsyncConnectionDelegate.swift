@@ -26,6 +26,12 @@ final class AsyncConnectionDelegate: QueueSocketDelegate, Sendable {
         }
     }
 
+    func socketDidSecure(_ sock: QueueSocket) {
+        if case .done(let continuation)? = operations.take(AsyncOperations.secureTag) {
+            continuation.resume()
+        }
+    }
+
     /// A close on this side reports no error: the operations still waiting fail with
     /// ``AsyncConnectionError/closed``; otherwise with the socket's error.
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {

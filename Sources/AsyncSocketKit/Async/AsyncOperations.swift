@@ -26,10 +26,13 @@ final class AsyncOperations: Sendable {
         var nextTag = 1
         var waiting: [Int: AsyncWaiter] = [:]
         var closedWith: (any Error)?
+        var tlsStarted = false
     }
 
     /// The tag of the connect (operations are numbered from 1).
     static let connectTag = 0
+    /// The tag of the TLS handshake (one per connection, see ``claimTLSStart()``).
+    static let secureTag = -1
 
     private let state = Lock(State())
 
@@ -52,6 +55,15 @@ final class AsyncOperations: Sendable {
         guard let closed else { return true }
         waiter.fail(closed)
         return false
+    }
+
+    /// Whether this is the connection's first TLS start (the socket ignores any later one, so a later
+    /// one must not wait for it).
+    func claimTLSStart() -> Bool {
+        state.withLock { state in
+            defer { state.tlsStarted = true }
+            return !state.tlsStarted
+        }
     }
 
     /// Takes the waiter filed under `tag` out, if it is still there.

@@ -86,6 +86,66 @@ public final class AsyncSocketConnection: Sendable {
         }
     }
 
+    /// The lines the peer sends, each without its `separator`, each at most `maxLength` bytes with the
+    /// separator (0: no limit; beyond it the connection closes with ``QueueSocketError/Code/readMaxedOut``).
+    /// The sequence ends when the peer closes; bytes after its last separator are not a line and are
+    /// not returned (the read to the separator fails at the end, as `QueueSocket`'s does). Any other
+    /// error ends it by being thrown.
+    public func lines(separator: Data = Data("\n".utf8), maxLength: Int = 64 * 1024) -> Lines {
+        Lines(connection: self, separator: separator, maxLength: maxLength)
+    }
+
+    /// The lines of an ``AsyncSocketConnection``: see ``AsyncSocketConnection/lines(separator:maxLength:)``.
+    public struct Lines: AsyncSequence, Sendable {
+        public typealias Element = Data
+
+        let connection: AsyncSocketConnection
+        let separator: Data
+        let maxLength: Int
+
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(connection: connection, separator: separator, maxLength: maxLength)
+        }
+
+        /// Reads the next line; `nil` once the peer has closed.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let connection: AsyncSocketConnection
+            let separator: Data
+            let maxLength: Int
+            var ended = false
+
+            public mutating func next() async throws -> Data? {
+                guard !ended else { return nil }
+                do {
+                    var line = try await connection.read(through: separator, maxLength: maxLength)
+                    line.removeLast(separator.count)
+                    return line
+                } catch let error as QueueSocketError where error.code == .closed {
+                    ended = true
+                    return nil
+                }
+            }
+        }
+    }
+
+    // MARK: TLS
+
+    /// Starts TLS with `settings` (`startTLS:`) and returns once the handshake is done
+    /// (`socketDidSecure`). Reads and writes started meanwhile wait for it, as `QueueSocket`'s do. A
+    /// failed handshake closes the connection and throws its ``TLSError``. A connection starts TLS once:
+    /// a second call throws ``AsyncConnectionError/invalidArgument(_:)`` and changes nothing.
+    public func startTLS(_ settings: TLSSettings) async throws {
+        guard delegate.operations.claimTLSStart() else {
+            throw AsyncConnectionError.invalidArgument("TLS was started on this connection already")
+        }
+        try await waitForDone(tag: AsyncOperations.secureTag) { [socket] _ in
+            socket.startTLS(settings)
+        }
+    }
+
+    /// Whether TLS is on (the handshake done).
+    public var isSecure: Bool { socket.isSecure }
+
     // MARK: Writing
 
     /// Writes `data` and returns once the kernel has taken all of it (`didWriteDataWithTag`); empty

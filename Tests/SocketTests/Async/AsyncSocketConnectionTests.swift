@@ -197,6 +197,46 @@ struct AsyncSocketConnectionTests {
         }
     }
 
+    @Test("lines: each without its separator, an empty one included; the peer's close ends the sequence")
+    func lines() async throws {
+        try await onNewThread {
+            let (_, client, server) = try await Self.pair()
+            try await within { try await server.write(Data("a\nbb\n\nccc\n".utf8)) }
+            server.close()
+            let lines = try await within {
+                var lines: [String] = []
+                for try await line in client.lines() { lines.append(Self.text(line)) }
+                return lines
+            }
+            #expect(lines == ["a", "bb", "", "ccc"])
+        }
+    }
+
+    @Test("startTLS on both ends, then lines both ways encrypted; a second startTLS throws and changes nothing")
+    func tls() async throws {
+        try await onNewThread {
+            let fixture = try TLSFixture.shared()
+            let listener = try AsyncSocketListener(host: "localhost", port: 0)
+            let port = listener.port
+            let client = try await within { try await AsyncSocketConnection.connect(toHost: "localhost", port: port) }
+            let server = try await within {
+                var connections = listener.connections.makeAsyncIterator()
+                return try #require(try await connections.next())
+            }
+            try await within {
+                async let clientSide: Void = client.startTLS(fixture.clientSettings())
+                async let serverSide: Void = server.startTLS(fixture.serverSettings())
+                _ = try await (clientSide, serverSide)
+            }
+            #expect(client.isSecure && server.isSecure)
+            await #expect(throws: AsyncConnectionError.self) { try await client.startTLS(fixture.clientSettings()) }
+            try await within { try await client.write(Data("secret\n".utf8)) }
+            #expect(Self.text(try await within { try await server.read(through: Data("\n".utf8)) }) == "secret\n")
+            try await within { try await server.write(Data("reply\n".utf8)) }
+            #expect(Self.text(try await within { try await client.read(through: Data("\n".utf8)) }) == "reply\n")
+        }
+    }
+
     @Test("a refused connect throws the socket's error; no connection is made")
     func refused() async throws {
         try await onNewThread {
