@@ -15,11 +15,24 @@ struct AsyncSocketConnectionTests {
         let listener = try AsyncSocketListener(host: "127.0.0.1", port: 0)
         let port = listener.port
         let client = try await within { try await AsyncSocketConnection.connect(toHost: "127.0.0.1", port: port) }
-        let server = try await within {
+        return (listener, client, try await next(from: listener))
+    }
+
+    /// A listener on 127.0.0.1, a plain blocking peer connected to it, and the accepted side.
+    private static func rawPair() async throws -> (
+        listener: AsyncSocketListener, peer: RawPeer, server: AsyncSocketConnection
+    ) {
+        let listener = try AsyncSocketListener(host: "127.0.0.1", port: 0)
+        let peer = try RawPeer(port: listener.port)
+        return (listener, peer, try await next(from: listener))
+    }
+
+    /// The next connection `listener` accepts.
+    private static func next(from listener: AsyncSocketListener) async throws -> AsyncSocketConnection {
+        try await within {
             var connections = listener.connections.makeAsyncIterator()
             return try #require(try await connections.next())
         }
-        return (listener, client, server)
     }
 
     private static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
@@ -56,12 +69,7 @@ struct AsyncSocketConnectionTests {
             // Tasks of the test on a thread of their own: the shared pool may be kept busy by other tests.
             let executor = ThreadExecutor(name: "tasks")
             defer { executor.shutdown() }
-            let listener = try AsyncSocketListener(host: "127.0.0.1", port: 0)
-            let peer = try RawPeer(port: listener.port)
-            let server = try await within {
-                var connections = listener.connections.makeAsyncIterator()
-                return try #require(try await connections.next())
-            }
+            let (_, peer, server) = try await Self.rawPair()
             let big = Data(repeating: 97, count: 8 << 20)
             let first = Task(executorPreference: executor) { try await server.write(big) }
             // The first write is under way, and stays so: the peer reads nothing yet.
@@ -87,12 +95,7 @@ struct AsyncSocketConnectionTests {
             // Tasks of the test on a thread of their own: the shared pool may be kept busy by other tests.
             let executor = ThreadExecutor(name: "tasks")
             defer { executor.shutdown() }
-            let listener = try AsyncSocketListener(host: "127.0.0.1", port: 0)
-            let peer = try RawPeer(port: listener.port)
-            let server = try await within {
-                var connections = listener.connections.makeAsyncIterator()
-                return try #require(try await connections.next())
-            }
+            let (_, peer, server) = try await Self.rawPair()
             let read = Task(executorPreference: executor) { try await server.read(exactly: 10) }
             peer.send("abc")
             peer.shutdownWrite()
@@ -110,12 +113,7 @@ struct AsyncSocketConnectionTests {
             // Tasks of the test on a thread of their own: the shared pool may be kept busy by other tests.
             let executor = ThreadExecutor(name: "tasks")
             defer { executor.shutdown() }
-            let listener = try AsyncSocketListener(host: "127.0.0.1", port: 0)
-            let peer = try RawPeer(port: listener.port)
-            let server = try await within {
-                var connections = listener.connections.makeAsyncIterator()
-                return try #require(try await connections.next())
-            }
+            let (_, peer, server) = try await Self.rawPair()
             let read = Task(executorPreference: executor) { try await server.read(through: Data("\n".utf8)) }
             peer.send("no newline")
             // The read has taken what came and waits for more (nothing unread for the close to reset).
@@ -134,12 +132,7 @@ struct AsyncSocketConnectionTests {
             // Tasks of the test on a thread of their own: the shared pool may be kept busy by other tests.
             let executor = ThreadExecutor(name: "tasks")
             defer { executor.shutdown() }
-            let listener = try AsyncSocketListener(host: "127.0.0.1", port: 0)
-            let peer = try RawPeer(port: listener.port)
-            let server = try await within {
-                var connections = listener.connections.makeAsyncIterator()
-                return try #require(try await connections.next())
-            }
+            let (_, peer, server) = try await Self.rawPair()
             let reading = Task(executorPreference: executor) { try await server.read(exactly: 4) }
             let other = Task(executorPreference: executor) { try await server.read(exactly: 4) }
             peer.send("ab")
@@ -219,10 +212,7 @@ struct AsyncSocketConnectionTests {
             let listener = try AsyncSocketListener(host: "localhost", port: 0)
             let port = listener.port
             let client = try await within { try await AsyncSocketConnection.connect(toHost: "localhost", port: port) }
-            let server = try await within {
-                var connections = listener.connections.makeAsyncIterator()
-                return try #require(try await connections.next())
-            }
+            let server = try await Self.next(from: listener)
             try await within {
                 async let clientSide: Void = client.startTLS(fixture.clientSettings())
                 async let serverSide: Void = server.startTLS(fixture.serverSettings())
