@@ -27,6 +27,10 @@ let package = Package(
             dependencies: ["EchoServers", .product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
         ),
         .executableTarget(
+            name: "AsyncEchoServer",
+            dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
+        ),
+        .executableTarget(
             name: "QueueEchoServer",
             dependencies: ["EchoServers", .product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
         ),

@@ -1,8 +1,8 @@
 import Foundation
 
 // The QueueSocket delegate of an async connection: each callback resumes the continuation filed
-// under its tag (AsyncOperations.swift). It runs on the connection's delegate queue and holds no
-// state of its own beyond the operations.
+// under its tag (AsyncOperations.swift). It runs on the socket queue (AsyncCoreSocket.swift) and holds
+// no state of its own beyond the operations.
 
 /// Resumes an ``AsyncSocketConnection``'s operations from its socket's callbacks.
 final class AsyncConnectionDelegate: QueueSocketDelegate, Sendable {

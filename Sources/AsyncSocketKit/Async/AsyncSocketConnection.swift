@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Logging
 
@@ -27,9 +26,12 @@ public final class AsyncSocketConnection: Sendable {
     package let socket: QueueSocket
     let delegate: AsyncConnectionDelegate
 
+    private let taskExecutor: SocketQueueExecutor
+
     init(socket: QueueSocket, delegate: AsyncConnectionDelegate) {
         self.socket = socket
         self.delegate = delegate
+        taskExecutor = SocketQueueExecutor(socket: socket)
     }
 
     deinit {
@@ -43,8 +45,7 @@ public final class AsyncSocketConnection: Sendable {
         -> AsyncSocketConnection
     {
         let delegate = AsyncConnectionDelegate()
-        let socket = QueueSocket(
-            delegate: delegate, delegateQueue: DispatchQueue(label: "AsyncSocketConnection"), logger: logger)
+        let socket = AsyncCoreSocket(delegate: delegate, logger: logger)
         let connection = AsyncSocketConnection(socket: socket, delegate: delegate)
         try await connection.waitForDone(tag: AsyncOperations.connectTag) { _ in
             try socket.connect(toHost: host, onPort: port)
@@ -156,6 +157,12 @@ public final class AsyncSocketConnection: Sendable {
             socket.write(data, withTimeout: -1, tag: tag)
         }
     }
+
+    /// An executor that runs tasks on this connection's socket queue, where its callbacks are made:
+    /// `Task(executorPreference: connection.executor) { … }` (or `group.addTask(executorPreference:)`)
+    /// for the code that serves the connection saves a thread hop each time an operation completes.
+    /// Its jobs run one at a time: the task must not block.
+    public var executor: any TaskExecutor { taskExecutor }
 
     // MARK: Closing and addresses
 

@@ -1,12 +1,10 @@
-import AsyncSocketCore
-import Dispatch
 import Foundation
 import Logging
 
 /// A listening TCP socket for async/await: accepted connections arrive through ``connections``.
 ///
 /// `accept(onInterface:port:)` of ``QueueSocket`` underneath; each accepted socket becomes an
-/// ``AsyncSocketConnection`` with a delegate queue of its own. At most ``pendingLimit`` accepted
+/// ``AsyncSocketConnection``. At most ``pendingLimit`` accepted
 /// connections wait for the caller to take them; one accepted beyond that is closed at once (its peer
 /// sees the connection closed), so a caller that stops taking them holds no more than that.
 public final class AsyncSocketListener: Sendable {
@@ -27,8 +25,7 @@ public final class AsyncSocketListener: Sendable {
         let (stream, continuation) = AsyncThrowingStream<AsyncSocketConnection, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(Self.pendingLimit))
         delegate = AsyncListenerDelegate(accepted: continuation)
-        socket = QueueSocket(
-            delegate: delegate, delegateQueue: DispatchQueue(label: "AsyncSocketListener"), logger: logger)
+        socket = AsyncCoreSocket(delegate: delegate, logger: logger)
         connections = Connections(stream: stream)
         try socket.accept(onInterface: host, port: port)
     }
@@ -68,12 +65,9 @@ public final class AsyncSocketListener: Sendable {
     }
 }
 
-/// The listening socket's delegate: turns each accepted socket into a connection for the sequence.
+/// The listening socket's delegate: hands the accepted connections to the sequence.
 final class AsyncListenerDelegate: QueueSocketDelegate, Sendable {
     private let accepted: AsyncThrowingStream<AsyncSocketConnection, any Error>.Continuation
-    /// The delegates of connections accepted lately, by socket: a callback of an accepted socket made
-    /// before its delegate changed reaches this object and is passed on (see below).
-    private let children = Lock([ObjectIdentifier: WeakChild]())
 
     init(accepted: AsyncThrowingStream<AsyncSocketConnection, any Error>.Continuation) {
         self.accepted = accepted
@@ -83,17 +77,9 @@ final class AsyncListenerDelegate: QueueSocketDelegate, Sendable {
         accepted.finish()
     }
 
-    /// The new socket still has this object as its delegate: it gets one of its own before the
-    /// connection is handed out. Until the change, what it reports comes here (its peer may close at
-    /// once), so its delegate is kept where such a callback finds it.
-    func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {
-        let delegate = AsyncConnectionDelegate()
-        children.withLock { children in
-            children = children.filter { $0.value.delegate != nil }
-            children[ObjectIdentifier(newSocket)] = WeakChild(delegate: delegate)
-        }
-        newSocket.synchronouslySetDelegate(delegate, delegateQueue: DispatchQueue(label: "AsyncSocketConnection"))
-        let connection = AsyncSocketConnection(socket: newSocket, delegate: delegate)
+    /// Queues `connection` for the caller, or closes it when ``AsyncSocketListener/pendingLimit`` wait
+    /// already or nobody will take it.
+    func hand(_ connection: AsyncSocketConnection) {
         switch accepted.yield(connection) {
         case .enqueued:
             break
@@ -106,18 +92,8 @@ final class AsyncListenerDelegate: QueueSocketDelegate, Sendable {
         }
     }
 
-    /// The listener's own close ends the sequence (with its error, when it failed); an accepted
-    /// socket's close reported before its delegate changed goes to that delegate.
+    /// The listener's close ends the sequence (with its error, when listening failed).
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
-        let child = children.withLock { $0.removeValue(forKey: ObjectIdentifier(sock))?.delegate }
-        if let child {
-            return child.socketDidDisconnect(sock, withError: error)
-        }
         accepted.finish(throwing: error)
     }
-}
-
-/// A delegate of an accepted connection, held weakly (the connection holds it).
-struct WeakChild: Sendable {
-    weak var delegate: AsyncConnectionDelegate?
 }

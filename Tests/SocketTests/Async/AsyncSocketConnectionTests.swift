@@ -227,6 +227,22 @@ struct AsyncSocketConnectionTests {
         }
     }
 
+    @Test("a task on the connection's executor reads, writes and asks the addresses (which wait for the socket queue)")
+    func onItsExecutor() async throws {
+        try await onNewThread {
+            let (_, client, server) = try await Self.pair()
+            let echo = Task(executorPreference: server.executor) {
+                let line = try await server.read(through: Data("\n".utf8))
+                try await server.write(Data("\(server.remotePort) ".utf8) + line)
+                return server.localPort
+            }
+            try await within { try await client.write(Data("ping\n".utf8)) }
+            let reply = try await within { try await client.read(through: Data("\n".utf8)) }
+            #expect(Self.text(reply) == "\(client.localPort) ping\n")
+            #expect(try await within { try await echo.value } == client.remotePort)
+        }
+    }
+
     @Test("a refused connect throws the socket's error; no connection is made")
     func refused() async throws {
         try await onNewThread {
