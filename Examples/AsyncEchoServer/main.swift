@@ -78,7 +78,10 @@ do {
     try await withThrowingTaskGroup(of: Void.self) { group in
         var accepted = 0
         for try await connection in listener.connections {
-            group.addTask { await serve(connection, idleTimeout: idleTimeout) }
+            // The connection's executor runs its task where its socket's callbacks are made.
+            group.addTask(executorPreference: connection.executor) {
+                await serve(connection, idleTimeout: idleTimeout)
+            }
             accepted += 1
             if let count, accepted == count { break }
         }
