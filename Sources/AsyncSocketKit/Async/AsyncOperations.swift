@@ -85,9 +85,4 @@ final class AsyncOperations: Sendable {
             waiter.fail(error)
         }
     }
-
-    /// The error the connection closed with, `nil` while it is open.
-    var closedWith: (any Error)? {
-        state.withLock { $0.closedWith }
-    }
 }

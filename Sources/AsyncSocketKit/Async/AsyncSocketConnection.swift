@@ -47,7 +47,7 @@ public final class AsyncSocketConnection: Sendable {
         let delegate = AsyncConnectionDelegate()
         let socket = AsyncCoreSocket(delegate: delegate, logger: logger)
         let connection = AsyncSocketConnection(socket: socket, delegate: delegate)
-        try await connection.waitForDone(tag: AsyncOperations.connectTag) { _ in
+        try await connection.perform(tag: AsyncOperations.connectTag, AsyncWaiter.done) { _ in
             try socket.connect(toHost: host, onPort: port)
         }
         return connection
@@ -59,7 +59,7 @@ public final class AsyncSocketConnection: Sendable {
     public func read(exactly count: Int) async throws -> Data {
         guard count >= 0 else { throw AsyncConnectionError.invalidArgument("a negative length (\(count))") }
         guard count > 0 else { return Data() }
-        return try await waitForData { [socket] tag in
+        return try await perform(tag: delegate.operations.nextTag(), AsyncWaiter.data) { [socket] tag in
             socket.readData(toLength: count, withTimeout: -1, tag: tag)
         }
     }
@@ -73,7 +73,7 @@ public final class AsyncSocketConnection: Sendable {
             throw AsyncConnectionError.invalidArgument(
                 "a maximum length (\(maxLength)) shorter than the separator (\(separator.count) bytes)")
         }
-        return try await waitForData { [socket] tag in
+        return try await perform(tag: delegate.operations.nextTag(), AsyncWaiter.data) { [socket] tag in
             socket.readData(to: separator, withTimeout: -1, maxLength: maxLength, tag: tag)
         }
     }
@@ -82,7 +82,7 @@ public final class AsyncSocketConnection: Sendable {
     /// up to 1 MiB): `readDataWithTimeout:buffer:bufferOffset:maxLength:tag:`.
     public func read(upTo maxLength: Int = 0) async throws -> Data {
         guard maxLength >= 0 else { throw AsyncConnectionError.invalidArgument("a negative length (\(maxLength))") }
-        return try await waitForData { [socket] tag in
+        return try await perform(tag: delegate.operations.nextTag(), AsyncWaiter.data) { [socket] tag in
             socket.readData(withTimeout: -1, buffer: nil, bufferOffset: 0, maxLength: maxLength, tag: tag)
         }
     }
@@ -139,7 +139,7 @@ public final class AsyncSocketConnection: Sendable {
         guard delegate.operations.claimTLSStart() else {
             throw AsyncConnectionError.invalidArgument("TLS was started on this connection already")
         }
-        try await waitForDone(tag: AsyncOperations.secureTag) { [socket] _ in
+        try await perform(tag: AsyncOperations.secureTag, AsyncWaiter.done) { [socket] _ in
             socket.startTLS(settings)
         }
     }
@@ -153,7 +153,7 @@ public final class AsyncSocketConnection: Sendable {
     /// data returns at once.
     public func write(_ data: Data) async throws {
         guard !data.isEmpty else { return }
-        try await waitForDone(tag: delegate.operations.nextTag()) { [socket] tag in
+        try await perform(tag: delegate.operations.nextTag(), AsyncWaiter.done) { [socket] tag in
             socket.write(data, withTimeout: -1, tag: tag)
         }
     }
@@ -184,25 +184,15 @@ public final class AsyncSocketConnection: Sendable {
 
     // MARK: Waiting
 
-    private func waitForData(_ start: (Int) -> Void) async throws -> Data {
-        let tag = delegate.operations.nextTag()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard delegate.operations.file(.data(continuation), tag: tag) else { return }
-                if Task.isCancelled {
-                    return cancel(tag)
-                }
-                start(tag)
-            }
-        } onCancel: {
-            cancel(tag)
-        }
-    }
-
-    private func waitForDone(tag: Int, _ start: (Int) throws -> Void) async throws {
+    /// Files the continuation of the operation `tag` (made into a waiter by `waiter`), then starts the
+    /// operation with `start` unless the connection has closed or the task is cancelled; `start`
+    /// throwing fails the operation with its error.
+    private func perform<T: Sendable>(
+        tag: Int, _ waiter: (CheckedContinuation<T, any Error>) -> AsyncWaiter, _ start: (Int) throws -> Void
+    ) async throws -> T {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                guard delegate.operations.file(.done(continuation), tag: tag) else { return }
+                guard delegate.operations.file(waiter(continuation), tag: tag) else { return }
                 if Task.isCancelled {
                     return cancel(tag)
                 }
