@@ -18,6 +18,7 @@ public struct AsyncConnectionError: Error, Hashable, Sendable, CustomStringConve
         AsyncConnectionError(kind: .invalidArgument(reason))
     }
 
+    /// What went wrong, in words.
     public var description: String {
         switch kind {
         case .closed: "The connection was closed"

@@ -98,12 +98,14 @@ public final class AsyncSocketConnection: Sendable {
 
     /// The lines of an ``AsyncSocketConnection``: see ``AsyncSocketConnection/lines(separator:maxLength:)``.
     public struct Lines: AsyncSequence, Sendable {
+        /// A line, without its separator.
         public typealias Element = Data
 
         let connection: AsyncSocketConnection
         let separator: Data
         let maxLength: Int
 
+        /// An iterator that waits for each line in turn.
         public func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(connection: connection, separator: separator, maxLength: maxLength)
         }

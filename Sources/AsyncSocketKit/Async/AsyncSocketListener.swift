@@ -46,10 +46,12 @@ public final class AsyncSocketListener: Sendable {
 
     /// The accepted connections of an ``AsyncSocketListener``.
     public struct Connections: AsyncSequence, Sendable {
+        /// An accepted connection.
         public typealias Element = AsyncSocketConnection
 
         let stream: AsyncThrowingStream<AsyncSocketConnection, any Error>
 
+        /// An iterator that waits for each accepted connection in turn.
         public func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(base: stream.makeAsyncIterator())
         }

@@ -44,6 +44,10 @@ struct QueueSocketBehaviorTests {
     func disconnectOrdering() throws {
         let pair = try QueuePair()
         let recorder = pair.recorder
+        // The pair is made once the client is connected; its didConnect may still wait on the delegate
+        // queue, and must be recorded before the gate closes that queue.
+        let connected: [QueueRecorder.Event] = [.connected(host: "127.0.0.1", port: pair.server.port)]
+        #expect(recorder.wait { recorder.events("client") == connected })
         let gate = DispatchSemaphore(value: 0)
         recorder.queue.async { gate.wait() }
         pair.client.write(Data("x".utf8), withTimeout: -1, tag: 1)
@@ -51,7 +55,7 @@ struct QueueSocketBehaviorTests {
         // The write has gone out and its callback waits behind the gate (no write is current).
         #expect(recorder.wait { pair.client.progressOfWrite(returningTag: nil, bytesDone: nil, total: nil).isNaN })
         pair.client.disconnect()
-        #expect(recorder.events("client") == [.connected(host: "127.0.0.1", port: pair.server.port)])
+        #expect(recorder.events("client") == connected)
         gate.signal()
         #expect(recorder.wait { recorder.events("client").count == 3 })
         #expect(recorder.events("client").suffix(2) == [.wrote(tag: 1), .disconnected(domain: nil, code: nil)])
