@@ -160,6 +160,12 @@ public final class AsyncSocketConnection: Sendable {
         }
     }
 
+    /// Sets TCP options on the connection (``TCPSocketOptions``). Throws ``QueueSocketError`` `badConfig`
+    /// once it is closed, the POSIX error for a value refused.
+    public func setOptions(_ options: TCPSocketOptions) throws {
+        try socket.setOptions(options)
+    }
+
     /// An executor that runs tasks on this connection's socket queue, where its callbacks are made:
     /// `Task(executorPreference: connection.executor) { … }` (or `group.addTask(executorPreference:)`)
     /// for the code that serves the connection saves a thread hop each time an operation completes.

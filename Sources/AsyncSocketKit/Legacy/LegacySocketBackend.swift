@@ -74,6 +74,16 @@ extension LegacySocketBackend {
 }
 
 extension LegacySocketBackend {
+    /// Sets `options` on the connected descriptor (the socket queue keeps it open while the loop sees the
+    /// socket connected); the usage error when there is none.
+    func setOptions(_ options: TCPSocketOptions) throws {
+        let fd = socketFD
+        guard isConnected, fd >= 0 else {
+            throw AsyncSocketUsageError("Attempting to set TCP options while not connected. Connect first.")
+        }
+        try options.apply(to: fd)
+    }
+
     /// Throws the usage error a connect or accept (`verb`) meets without a delegate, or on a socket
     /// already `started`.
     package func checkCanStart(_ verb: String, started: Bool) throws {

@@ -534,6 +534,14 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     /// `getCFSocket`/`getCFReadStream`/`getCFWriteStream`.
     public var socketFD: Int32 { backend.socketFD }
 
+    /// Sets TCP options on the connected socket (``TCPSocketOptions``; beyond the original). Throws
+    /// ``AsyncSocketUsageError`` when not connected, the POSIX error for a value refused (and then sets
+    /// none of them when the value was checked first; see ``TCPSocketOptions``).
+    public func setOptions(_ options: TCPSocketOptions) throws {
+        checkThread("setOptions(_:)")
+        try backend.setOptions(options)
+    }
+
     /// The IPv4 descriptor (connected or listening), or -1.
     public var socket4FD: Int32 { backend.socket4FD }
 

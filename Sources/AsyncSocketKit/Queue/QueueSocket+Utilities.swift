@@ -123,6 +123,19 @@ extension QueueSocket {
     }
 }
 
+extension QueueSocket {
+    /// Sets TCP options on the connected socket (``TCPSocketOptions``; beyond GCDAsyncSocket), on the
+    /// socket queue. Throws `badConfig` when not connected, the POSIX error for a value refused.
+    public func setOptions(_ options: TCPSocketOptions) throws {
+        try syncThrowing {
+            guard connected, fd >= 0 else {
+                throw QueueSocketError(.badConfig, "Attempting to set TCP options while not connected")
+            }
+            try options.apply(to: fd)
+        }
+    }
+}
+
 /// TLS settings (a dictionary or `TLSSettings`) handed to the socket queue.
 struct SettingsBox: @unchecked Sendable {
     // @unchecked Sendable: an immutable value (a dictionary of plain values or `TLSSettings`), read
