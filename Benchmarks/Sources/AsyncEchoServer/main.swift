@@ -1,7 +1,7 @@
 // An echo server on AsyncSocketConnection, for measuring the async face beside QueueEchoServer: raw
 // echo on PORT (read what has arrived, write it back) and line echo on PORT+1 (read to "\n", write the
-// line back), one task per connection, run on its connection's executor (its socket queue). The async face has no socket options yet, so unlike the other
-// servers its connections keep Nagle's algorithm on. No UDP.
+// line back), one task per connection, run on its connection's executor (its socket queue), with
+// TCP_NODELAY set as the other servers set it. No UDP.
 //
 //   AsyncEchoServer PORT
 import AsyncSocketKit
@@ -20,6 +20,7 @@ func serve(_ listener: AsyncSocketListener, _ echo: @escaping @Sendable (AsyncSo
     await withTaskGroup(of: Void.self) { group in
         do {
             for try await connection in listener.connections {
+                try? connection.setOptions(TCPSocketOptions(noDelay: true))
                 group.addTask(executorPreference: connection.executor) { try? await echo(connection) }
             }
         } catch {
