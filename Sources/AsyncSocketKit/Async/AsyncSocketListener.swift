@@ -15,7 +15,8 @@ public final class AsyncSocketListener: Sendable {
     private let delegate: AsyncListenerDelegate
 
     /// The accepted connections, in the order they were accepted. The sequence ends when the
-    /// listener is closed, or throws the socket's error when listening fails.
+    /// listener is closed, or throws the socket's error when listening fails. Cancelling the task that
+    /// waits for the next connection ends the sequence too, and stops listening, as ``close()`` does.
     public let connections: Connections
 
     /// Listens on `port` (0: one the system chooses, see ``port``) of `host` (an interface name or a
@@ -27,6 +28,12 @@ public final class AsyncSocketListener: Sendable {
         delegate = AsyncListenerDelegate(accepted: continuation)
         socket = AsyncCoreSocket(delegate: delegate, logger: logger)
         connections = Connections(stream: stream)
+        // A consumer cancelled while it waits ends the sequence: stop listening, as close() does.
+        continuation.onTermination = { [socket] termination in
+            if case .cancelled = termination {
+                socket.disconnect()
+            }
+        }
         try socket.accept(onInterface: host, port: port)
     }
 

@@ -8,58 +8,21 @@ import Testing
 
 @Suite("AsyncSocketConnection: reads, writes, closing and cancellation over loopback")
 struct AsyncSocketConnectionTests {
-    /// A listener on 127.0.0.1 and a connection to it, with the accepted side.
-    private static func pair() async throws -> (
-        listener: AsyncSocketListener, client: AsyncSocketConnection, server: AsyncSocketConnection
-    ) {
-        let listener = try AsyncSocketListener(host: "127.0.0.1", port: 0)
-        let port = listener.port
-        let client = try await within { try await AsyncSocketConnection.connect(toHost: "127.0.0.1", port: port) }
-        return (listener, client, try await next(from: listener))
-    }
-
-    /// A listener on 127.0.0.1, a plain blocking peer connected to it, and the accepted side.
-    private static func rawPair() async throws -> (
-        listener: AsyncSocketListener, peer: RawPeer, server: AsyncSocketConnection
-    ) {
-        let listener = try AsyncSocketListener(host: "127.0.0.1", port: 0)
-        let peer = try RawPeer(port: listener.port)
-        return (listener, peer, try await next(from: listener))
-    }
-
-    /// The next connection `listener` accepts.
-    private static func next(from listener: AsyncSocketListener) async throws -> AsyncSocketConnection {
-        try await within {
-            var connections = listener.connections.makeAsyncIterator()
-            return try #require(try await connections.next())
-        }
-    }
-
-    private static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
-
-    /// The bytes the socket's current read holds so far (-1 with no read current).
-    private static func readDone(_ connection: AsyncSocketConnection) -> Int {
-        var done = 0
-        var total = 0
-        let fraction = connection.socket.progressOfRead(returningTag: nil, bytesDone: &done, total: &total)
-        return fraction.isNaN ? -1 : done
-    }
-
     @Test("a line there and back: read(through:), write, read(exactly:), read(upTo:); the addresses of both ends")
     func echo() async throws {
         try await onNewThread {
-            let (listener, client, server) = try await Self.pair()
+            let (listener, client, server) = try await asyncPair()
             #expect(client.remotePort == listener.port && server.localPort == listener.port)
             #expect(server.remotePort == client.localPort && client.remoteHost == "127.0.0.1")
             try await within { try await client.write(Data("hello\nworld".utf8)) }
             let line = try await within { try await server.read(through: Data("\n".utf8)) }
-            #expect(Self.text(line) == "hello\n")
-            #expect(Self.text(try await within { try await server.read(exactly: 5) }) == "world")
+            #expect(text(line) == "hello\n")
+            #expect(text(try await within { try await server.read(exactly: 5) }) == "world")
             try await within { try await server.write(Data("0123456789".utf8)) }
             let first = try await within { try await client.read(upTo: 4) }
             #expect(!first.isEmpty && first.count <= 4)
             let rest = try await within { try await client.read(exactly: 10 - first.count) }
-            #expect(Self.text(first + rest) == "0123456789")
+            #expect(text(first + rest) == "0123456789")
         }
     }
 
@@ -69,7 +32,7 @@ struct AsyncSocketConnectionTests {
             // Tasks of the test on a thread of their own: the shared pool may be kept busy by other tests.
             let executor = ThreadExecutor(name: "tasks")
             defer { executor.shutdown() }
-            let (_, peer, server) = try await Self.rawPair()
+            let (_, peer, server) = try await asyncRawPair()
             let big = Data(repeating: 97, count: 8 << 20)
             let first = Task(executorPreference: executor) { try await server.write(big) }
             // The first write is under way, and stays so: the peer reads nothing yet.
@@ -95,7 +58,7 @@ struct AsyncSocketConnectionTests {
             // Tasks of the test on a thread of their own: the shared pool may be kept busy by other tests.
             let executor = ThreadExecutor(name: "tasks")
             defer { executor.shutdown() }
-            let (_, peer, server) = try await Self.rawPair()
+            let (_, peer, server) = try await asyncRawPair()
             let read = Task(executorPreference: executor) { try await server.read(exactly: 10) }
             peer.send("abc")
             peer.shutdownWrite()
@@ -113,11 +76,11 @@ struct AsyncSocketConnectionTests {
             // Tasks of the test on a thread of their own: the shared pool may be kept busy by other tests.
             let executor = ThreadExecutor(name: "tasks")
             defer { executor.shutdown() }
-            let (_, peer, server) = try await Self.rawPair()
+            let (_, peer, server) = try await asyncRawPair()
             let read = Task(executorPreference: executor) { try await server.read(through: Data("\n".utf8)) }
             peer.send("no newline")
             // The read has taken what came and waits for more (nothing unread for the close to reset).
-            #expect(waitUntil { Self.readDone(server) == 10 })
+            #expect(waitUntil { readDone(server) == 10 })
             server.close()
             await #expect(throws: AsyncConnectionError.closed) { try await within { try await read.value } }
             #expect(peer.sawClose())
@@ -132,11 +95,11 @@ struct AsyncSocketConnectionTests {
             // Tasks of the test on a thread of their own: the shared pool may be kept busy by other tests.
             let executor = ThreadExecutor(name: "tasks")
             defer { executor.shutdown() }
-            let (_, peer, server) = try await Self.rawPair()
+            let (_, peer, server) = try await asyncRawPair()
             let reading = Task(executorPreference: executor) { try await server.read(exactly: 4) }
             let other = Task(executorPreference: executor) { try await server.read(exactly: 4) }
             peer.send("ab")
-            #expect(waitUntil { Self.readDone(server) == 2 })
+            #expect(waitUntil { readDone(server) == 2 })
             reading.cancel()
             await #expect(throws: CancellationError.self) { try await within { try await reading.value } }
             await #expect(throws: AsyncConnectionError.closed) { try await within { try await other.value } }
@@ -150,7 +113,7 @@ struct AsyncSocketConnectionTests {
             // Tasks of the test on a thread of their own: the shared pool may be kept busy by other tests.
             let executor = ThreadExecutor(name: "tasks")
             defer { executor.shutdown() }
-            let (_, client, server) = try await Self.pair()
+            let (_, client, server) = try await asyncPair()
             let task = Task(executorPreference: executor) {
                 withUnsafeCurrentTask { $0?.cancel() }
                 return try await server.read(exactly: 1)
@@ -163,7 +126,7 @@ struct AsyncSocketConnectionTests {
     @Test("bad arguments throw invalidArgument, start nothing, and leave the connection usable")
     func badArguments() async throws {
         try await onNewThread {
-            let (_, client, server) = try await Self.pair()
+            let (_, client, server) = try await asyncPair()
             await #expect(throws: AsyncConnectionError.self) { try await server.read(exactly: -1) }
             await #expect(throws: AsyncConnectionError.self) { try await server.read(through: Data()) }
             await #expect(throws: AsyncConnectionError.self) {
@@ -173,14 +136,14 @@ struct AsyncSocketConnectionTests {
             #expect(try await server.read(exactly: 0).isEmpty)
             try await server.write(Data())
             try await within { try await client.write(Data("ok".utf8)) }
-            #expect(Self.text(try await within { try await server.read(exactly: 2) }) == "ok")
+            #expect(text(try await within { try await server.read(exactly: 2) }) == "ok")
         }
     }
 
     @Test("a separator not found within maxLength closes the connection with QueueSocketError readMaxedOut")
     func maxLengthExceeded() async throws {
         try await onNewThread {
-            let (_, client, server) = try await Self.pair()
+            let (_, client, server) = try await asyncPair()
             try await within { try await client.write(Data("abcdefgh".utf8)) }
             let error = await #expect(throws: QueueSocketError.self) {
                 try await within { try await server.read(through: Data("\n".utf8), maxLength: 4) }
@@ -193,12 +156,12 @@ struct AsyncSocketConnectionTests {
     @Test("lines: each without its separator, an empty one included; the peer's close ends the sequence")
     func lines() async throws {
         try await onNewThread {
-            let (_, client, server) = try await Self.pair()
+            let (_, client, server) = try await asyncPair()
             try await within { try await server.write(Data("a\nbb\n\nccc\n".utf8)) }
             server.close()
             let lines = try await within {
                 var lines: [String] = []
-                for try await line in client.lines() { lines.append(Self.text(line)) }
+                for try await line in client.lines() { lines.append(text(line)) }
                 return lines
             }
             #expect(lines == ["a", "bb", "", "ccc"])
@@ -212,7 +175,7 @@ struct AsyncSocketConnectionTests {
             let listener = try AsyncSocketListener(host: "localhost", port: 0)
             let port = listener.port
             let client = try await within { try await AsyncSocketConnection.connect(toHost: "localhost", port: port) }
-            let server = try await Self.next(from: listener)
+            let server = try await nextConnection(from: listener)
             try await within {
                 async let clientSide: Void = client.startTLS(fixture.clientSettings())
                 async let serverSide: Void = server.startTLS(fixture.serverSettings())
@@ -221,16 +184,16 @@ struct AsyncSocketConnectionTests {
             #expect(client.isSecure && server.isSecure)
             await #expect(throws: AsyncConnectionError.self) { try await client.startTLS(fixture.clientSettings()) }
             try await within { try await client.write(Data("secret\n".utf8)) }
-            #expect(Self.text(try await within { try await server.read(through: Data("\n".utf8)) }) == "secret\n")
+            #expect(text(try await within { try await server.read(through: Data("\n".utf8)) }) == "secret\n")
             try await within { try await server.write(Data("reply\n".utf8)) }
-            #expect(Self.text(try await within { try await client.read(through: Data("\n".utf8)) }) == "reply\n")
+            #expect(text(try await within { try await client.read(through: Data("\n".utf8)) }) == "reply\n")
         }
     }
 
     @Test("a task on the connection's executor reads, writes and asks the addresses (which wait for the socket queue)")
     func onItsExecutor() async throws {
         try await onNewThread {
-            let (_, client, server) = try await Self.pair()
+            let (_, client, server) = try await asyncPair()
             let echo = Task(executorPreference: server.executor) {
                 let line = try await server.read(through: Data("\n".utf8))
                 try await server.write(Data("\(server.remotePort) ".utf8) + line)
@@ -238,7 +201,7 @@ struct AsyncSocketConnectionTests {
             }
             try await within { try await client.write(Data("ping\n".utf8)) }
             let reply = try await within { try await client.read(through: Data("\n".utf8)) }
-            #expect(Self.text(reply) == "\(client.localPort) ping\n")
+            #expect(text(reply) == "\(client.localPort) ping\n")
             #expect(try await within { try await echo.value } == client.remotePort)
         }
     }
