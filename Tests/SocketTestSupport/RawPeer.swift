@@ -35,6 +35,9 @@ package final class RawPeer {
         guard rc == 0 else {
             let code = errno
             close(fd)
+            // The instance is complete, so its deinit runs when this throws: it must not close the
+            // number again (by then another thread's new descriptor may have it).
+            fd = -1
             throw POSIXError(.init(rawValue: code)!)
         }
     }

@@ -5,8 +5,8 @@ import Testing
 
 // Cancellation at each place an async connection or listener suspends: the task is cancelled once it is
 // seen waiting there (a read or write current on the socket, the handshake's first bytes at the peer), and
-// gets CancellationError; the connection closes. (A connect waiting for an answer has no test yet: the
-// full-backlog fixture left no connect in flight in about half of the runs here.) Each waiting task runs on a thread
+// gets CancellationError; the connection closes. (A connect waiting for an answer has no test yet: run
+// beside the other tests here, a connect to a full backlog was never seen in SYN_SENT in /proc/net/tcp.) Each waiting task runs on a thread
 // executor of its own (the shared pool may be kept busy by other tests).
 
 /// Where a connection's task waits.
