@@ -4,9 +4,9 @@ import Logging
 /// A listening TCP socket for async/await: accepted connections arrive through ``connections``.
 ///
 /// `accept(onInterface:port:)` of ``QueueSocket`` underneath; each accepted socket becomes an
-/// ``AsyncSocketConnection``. At most ``pendingLimit`` accepted
-/// connections wait for the caller to take them; one accepted beyond that is closed at once (its peer
-/// sees the connection closed), so a caller that stops taking them holds no more than that.
+/// ``AsyncSocketConnection``. At most ``pendingLimit`` accepted connections wait for the caller to take
+/// them; one accepted beyond that is closed at once (its peer sees the connection closed), so a caller
+/// that stops taking them holds no more than that.
 public final class AsyncSocketListener: Sendable {
     /// How many accepted connections wait, at most, for the caller to take them.
     public static let pendingLimit = 128

@@ -84,18 +84,21 @@ public struct TCPSocketOptions: Sendable, Equatable {
     }
 
     private func validate() throws {
-        var refused: String?
-        if case .on(let idle, let interval, let count)? = keepAlive, min(idle, interval, count) < 1 {
-            refused = "TCP_KEEPIDLE"
-        } else if let userTimeoutMilliseconds, userTimeoutMilliseconds < 0 {
-            refused = "TCP_USER_TIMEOUT"
-        } else if let sendBufferSize, sendBufferSize < 0 {
-            refused = "SO_SNDBUF"
-        } else if let receiveBufferSize, receiveBufferSize < 0 {
-            refused = "SO_RCVBUF"
+        var checks: [(value: Int, minimum: Int, name: String)] = []
+        if case .on(let idle, let interval, let count)? = keepAlive {
+            checks += [(idle, 1, "TCP_KEEPIDLE"), (interval, 1, "TCP_KEEPINTVL"), (count, 1, "TCP_KEEPCNT")]
         }
-        if let refused {
-            throw SystemError.posix(EINVAL, "setsockopt(\(refused))")
+        if let userTimeoutMilliseconds {
+            checks.append((userTimeoutMilliseconds, 0, "TCP_USER_TIMEOUT"))
+        }
+        if let sendBufferSize {
+            checks.append((sendBufferSize, 0, "SO_SNDBUF"))
+        }
+        if let receiveBufferSize {
+            checks.append((receiveBufferSize, 0, "SO_RCVBUF"))
+        }
+        if let refused = checks.first(where: { $0.value < $0.minimum }) {
+            throw SystemError.posix(EINVAL, "setsockopt(\(refused.name))")
         }
     }
 }

@@ -73,20 +73,33 @@ struct TCPSocketOptionsTests {
     }
 
     @Test(
-        "values no socket takes throw EINVAL and set nothing: a keep-alive count of 0, a negative size or timeout"
+        "values no socket takes throw EINVAL naming the option and set nothing: a keep-alive time or count of 0, a negative size or timeout"
     )
     func refusedValues() throws {
         let pair = try QueuePair()
         defer { pair.tearDown() }
-        let refused = [
-            TCPSocketOptions(noDelay: true, keepAlive: .on(idleSeconds: 30, intervalSeconds: 5, count: 0)),
-            TCPSocketOptions(noDelay: true, sendBufferSize: -1),
-            TCPSocketOptions(noDelay: true, receiveBufferSize: -1),
-            TCPSocketOptions(noDelay: true, userTimeoutMilliseconds: -1),
+        let refused: [(TCPSocketOptions, String)] = [
+            (
+                TCPSocketOptions(noDelay: true, keepAlive: .on(idleSeconds: 0, intervalSeconds: 5, count: 4)),
+                "TCP_KEEPIDLE"
+            ),
+            (
+                TCPSocketOptions(noDelay: true, keepAlive: .on(idleSeconds: 30, intervalSeconds: 0, count: 4)),
+                "TCP_KEEPINTVL"
+            ),
+            (
+                TCPSocketOptions(noDelay: true, keepAlive: .on(idleSeconds: 30, intervalSeconds: 5, count: 0)),
+                "TCP_KEEPCNT"
+            ),
+            (TCPSocketOptions(noDelay: true, sendBufferSize: -1), "SO_SNDBUF"),
+            (TCPSocketOptions(noDelay: true, receiveBufferSize: -1), "SO_RCVBUF"),
+            (TCPSocketOptions(noDelay: true, userTimeoutMilliseconds: -1), "TCP_USER_TIMEOUT"),
         ]
-        for options in refused {
+        for (options, name) in refused {
             let error = #expect(throws: NSError.self) { try pair.client.setOptions(options) }
             #expect(error?.domain == NSPOSIXErrorDomain && error?.code == Int(EINVAL))
+            // The failure reason names the option refused.
+            #expect(error?.localizedFailureReason?.contains("(\(name))") == true)
         }
         // noDelay came first in each, and was not set: the values are checked before any is.
         pair.client.perform { #expect(option(pair.client.socketFD, Int32(IPPROTO_TCP), TCP_NODELAY) == 0) }
