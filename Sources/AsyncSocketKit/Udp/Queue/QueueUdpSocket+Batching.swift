@@ -6,7 +6,7 @@ import Foundation
 // A delegate answering each datagram from `didReceive` used to cost a hop per answer: its `send` joined
 // the socket queue (a `sync` that waits, and wakes a thread, whenever the socket queue is busy reading)
 // and its `didSendDataWithTag` came back as a block of its own. Now, while a thread delivers a batch of
-// datagrams, the sends it makes for this socket are held in `batchSends`, and join the socket queue
+// datagrams, the sends it makes for this socket are held in `heldSends`, and join the socket queue
 // together, without waiting for it, when the batch's callbacks have returned (sooner at
 // `maxBatchSends`). Any later call on this socket, from any thread, first joins the held sends, so it
 // does not overtake them (on its thread, or on another one it handed work to); only a call running on
@@ -23,8 +23,8 @@ import Foundation
 // one-at-a-time path, which meets its `EAGAIN` or error again and handles it as always. A connected
 // socket's datagrams go one at a time: the kernel reports an ICMP refusal once, to the call that meets it,
 // and `sendmmsg` drops the error of any datagram but the first. The `didSendDataWithTag` reports of one
-// pass (`dequeueSends`) go to the delegate queue in one block (`sentTags`); any other delegate call first
-// sends the reports gathered before it, so the order the delegate sees is the order things happened in.
+// pass (`dequeueSends`) go to the delegate queue in one block, in order with every other delegate call
+// (QueueUdpSocket+Delegate.swift).
 extension QueueUdpSocket {
     /// Sends a delivering thread holds back before it joins them to the socket queue.
     static let maxBatchSends = 64
@@ -51,12 +51,7 @@ extension QueueUdpSocket {
     /// queue now.
     func enqueue(_ packet: QueueUdpPacket) {
         if isDeliveringThread {
-            let held = batchSends.withLock { held in
-                held.append(packet)
-                heldSends.store(held.count, ordering: .releasing)
-                return held.count
-            }
-            if held >= Self.maxBatchSends { flushBatchSends() }
+            if heldSends.post(packet) >= Self.maxBatchSends { flushBatchSends() }
             return
         }
         guard socketQueueIsOwn, !blockingFilter.load(ordering: .sequentiallyConsistent) else {
@@ -73,31 +68,18 @@ extension QueueUdpSocket {
 
     /// Joins the held sends to the socket queue (any thread), with `async`, not waiting for it: the
     /// socket queue is usually reading the next datagrams then, and a `sync` would wait for that
-    /// (Benchmarks/UDP.md). The `async` is issued under the lock, and the count cleared only after it, so
-    /// a caller that finds no sends held is queued behind every join made before. Called from the socket
-    /// queue (a block there calling the socket), the join too queues behind the running block, as
-    /// GCDAsyncUdpSocket queued every send.
+    /// (Benchmarks/UDP.md). A caller that finds no sends held is queued behind every join scheduled
+    /// before (DispatchMailbox.swift says why). Called from the socket queue (a block there calling the
+    /// socket), the join too queues behind the running block, as GCDAsyncUdpSocket queued every send.
     func flushBatchSends() {
-        guard heldSends.load(ordering: .acquiring) > 0 else { return }
-        batchSends.withLock { held in
-            guard !held.isEmpty else { return }
-            let packets = held
-            held.removeAll()
-            socketQueue.async { [self] in
-                sends.append(contentsOf: packets)
-                dequeueSends()
-            }
-            heldSends.store(0, ordering: .releasing)
-        }
+        guard heldSends.hasUnscheduled else { return }
+        heldSends.schedule()
     }
 
     /// Drops the sends still held when the socket closes without a call that joins them (a receive
     /// error, the end of `closeAfterSending`), as the close drops the queued ones.
     func dropHeldSends() {
-        batchSends.withLock { held in
-            held.removeAll()
-            heldSends.store(0, ordering: .releasing)
-        }
+        heldSends.removeAll()
     }
 
     /// Sends the datagrams at the head of the send queue that need nothing but a system call, to one
@@ -137,22 +119,6 @@ extension QueueUdpSocket {
 
     /// Reports a datagram sent (or dropped by the send filter) with the others of this pass.
     func reportSent(tag: Int) {
-        sentTags.append(tag)
-    }
-
-    /// Sends the gathered `didSendDataWithTag` reports to the delegate queue in one block (socket queue).
-    func flushSentReports() {
-        guard !sentTags.isEmpty else { return }
-        var tags: [Int] = []
-        swap(&tags, &sentTags)
-        guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
-        let box = DelegateBox(delegate)
-        let reported = tags
-        queue.async { [self] in
-            guard let delegate = box.delegate else { return }
-            for tag in reported {
-                delegate.udpSocket(self, didSendDataWithTag: tag)
-            }
-        }
+        postDelegateCall(.sent(tag: tag))
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 // `readBatch` datagrams, then lets other work on the socket queue run (the source fires again while
 // datagrams wait). Once mode stops at the first datagram the filter passes; with an asynchronous
 // filter it stops reading while the filter decides, and reads again only if every answer was no. The
-// datagrams one pass reads go to the delegate queue in one block (the outbox), in order.
+// datagrams one pass reads go to the delegate queue in one block, in order (QueueUdpSocket+Delegate.swift).
 //
 // Continuous mode is bounded, unlike the original: a datagram counts as pending from the moment it
 // leaves the socket queue (to the filter or the delegate queue) until the delegate has it or the
@@ -84,7 +84,7 @@ extension QueueUdpSocket {
 
     /// A descriptor's read source fired.
     func readable(_ fd: Int32) {
-        defer { flushDeliveries() }
+        defer { scheduleDelegateCalls() }
         for _ in 0..<Self.readBatch {
             guard receiveMode != .off, !(receiveMode == .once && pendingFilterReplies > 0),
                 !readingPaused.load(ordering: .sequentiallyConsistent)
@@ -96,7 +96,7 @@ extension QueueUdpSocket {
             case .wouldBlock:
                 return
             case .failed(let code):
-                flushDeliveries()
+                scheduleDelegateCalls()
                 return closeNow(error: SystemError.posix(code, "recvfrom"))
             case .tooLarge(let size, let sender):
                 logger?.warning(
@@ -167,12 +167,12 @@ extension QueueUdpSocket {
         pendingFilterReplies -= 1
         if allowed {
             deliver(data, from: address, context: context)
-            flushDeliveries()
+            scheduleDelegateCalls()
         }
         resumeReading()
     }
 
-    /// Adds a datagram to the outbox (counted until the delegate has it); in once mode it is the one.
+    /// Posts a datagram for the delegate (counted until the delegate has it); in once mode it is the one.
     private func deliver(_ data: Data, from address: Data, context: (any Sendable)?) {
         if receiveMode == .once {
             receiveMode = .off
@@ -180,32 +180,7 @@ extension QueueUdpSocket {
         }
         guard storedDelegate != nil, storedDelegateQueue != nil else { return }
         pendingDeliveries.add(1, ordering: .sequentiallyConsistent)
-        outbox.append(QueueUdpDelivery(data: data, address: address, context: context))
-    }
-
-    /// Dispatches the outbox to the delegate queue in one block: one thread wake-up for every datagram
-    /// a readiness event read, not one each.
-    func flushDeliveries() {
-        flushSentReports()
-        guard !outbox.isEmpty else { return }
-        var taken: [QueueUdpDelivery] = []
-        swap(&taken, &outbox)
-        let batch = taken
-        guard let delegate = storedDelegate, let queue = storedDelegateQueue else {
-            for _ in batch { deliveryEnded() }
-            return
-        }
-        let box = DelegateBox(delegate)
-        queue.async { [self] in
-            deliveringBatch {
-                for delivery in batch {
-                    box.delegate?.udpSocket(
-                        self, didReceive: delivery.data, fromAddress: delivery.address,
-                        withFilterContext: delivery.context)
-                    deliveryEnded()
-                }
-            }
-        }
+        postDelegateCall(.received(QueueUdpDelivery(data: data, address: address, context: context)))
     }
 
     /// A pending datagram reached the delegate or was dropped (any queue).

@@ -171,7 +171,7 @@ extension QueueUdpSocket {
         dequeuingSends = true
         defer {
             dequeuingSends = false
-            flushSentReports()
+            scheduleDelegateCalls()
         }
         while currentSend == nil {
             if sendReadyRun() { continue }

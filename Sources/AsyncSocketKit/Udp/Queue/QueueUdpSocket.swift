@@ -22,9 +22,9 @@ import Synchronization
 /// callbacks has returned), `Migration/README.md` says so.
 public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: every stored variable but `pendingDeliveries`, `readingPaused`,
-    // `blockingFilter`, `deliveringThread`, `heldSends` (atomics) and `batchSends` (a lock) is touched
-    // only on `socketQueue`: public calls go through `sync`/`async`, and the dispatch sources, timers
-    // and filter replies run there.
+    // `blockingFilter`, `deliveringThread` (atomics) and `heldSends` (a mailbox, written once in `init`
+    // before the object is shared) is touched only on `socketQueue`: public calls go through
+    // `sync`/`async`, and the dispatch sources, timers and filter replies run there.
 
     /// The datagrams continuous receiving may have dispatched to the delegate queue and not yet
     /// delivered before it stops reading (the kernel's buffer holds the rest): GCDAsyncUdpSocket had
@@ -77,19 +77,18 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     var dequeuingSends = false
     var sendTimer: DispatchSourceTimer?
     var closesAfterSends = false
-    /// `didSendDataWithTag` reports of this pass of the send queue, not yet dispatched (socket queue only).
-    var sentTags: [Int] = []
-    /// Sends held back by the thread delivering a batch (QueueUdpSocket+Batching.swift), and how many.
-    let batchSends = Lock<[QueueUdpPacket]>([])
-    let heldSends = Atomic<Int>(0)
+    /// Sends held back by the thread delivering a batch, joined to the send queue on the socket queue
+    /// (QueueUdpSocket+Batching.swift).
+    private(set) var heldSends: DispatchMailbox<QueueUdpPacket>!
     /// `pthread_self()` of the thread delivering a batch of datagrams, 0 when none is.
     let deliveringThread = Atomic<UInt>(0)
 
     // Receiving.
     var receiveMode = ReceiveMode.off
     var pendingFilterReplies = 0
-    /// Datagrams read in this pass of the socket queue, dispatched to the delegate queue together.
-    var outbox: [QueueUdpDelivery] = []
+    /// Delegate calls on their way to the delegate queue, in order (QueueUdpSocket+Delegate.swift);
+    /// replaced when the delegate queue changes (socket queue only).
+    var delegateCalls: DispatchMailbox<QueueUdpDelegateCall>?
     var readsIPv6First = false
     /// Where datagrams are received before each is copied into its `Data` (socket queue only).
     let reader = DatagramReader(readingAhead: false)
@@ -149,6 +148,10 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
         storedDelegate = delegate
         storedDelegateQueue = delegateQueue
         queue.setSpecific(key: Self.queueKey, value: identity)
+        heldSends = DispatchMailbox(queue: queue, owner: self) { [unowned self] packets in
+            sends.append(contentsOf: packets)
+            dequeueSends()
+        }
     }
 
     deinit {
@@ -175,16 +178,11 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
         socketQueue.async(execute: body)
     }
 
-    /// Dispatches `body` to the delegate queue with the delegate of this moment (as GCD captures it).
+    /// Dispatches `body` to the delegate queue with the delegate of this moment (as GCD captures it),
+    /// after the calls posted before it.
     func notify(_ body: @escaping @Sendable (any QueueUdpSocketDelegate) -> Void) {
-        flushSentReports()
-        guard let delegate = storedDelegate, let queue = storedDelegateQueue else { return }
-        let box = DelegateBox(delegate)
-        queue.async {
-            if let delegate = box.delegate {
-                body(delegate)
-            }
-        }
+        postDelegateCall(.other(body))
+        scheduleDelegateCalls()
     }
 
     /// Throws `badConfig` unless the socket has a delegate and a delegate queue (bind, connect,
