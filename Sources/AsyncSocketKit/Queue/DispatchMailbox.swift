@@ -27,7 +27,9 @@ package final class DispatchMailbox<Entry: Sendable>: @unchecked Sendable {
     private let state = Lock(State())
     private let unscheduled = Atomic<Int>(0)
     private let handle: ([Entry]) -> Void
-    private var drainBlock: (@Sendable @convention(block) () -> Void)?
+    // Not optional: the runtime could not make the metadata of an optional block type on Linux (a crash
+    // in `swift_initEnumMetadataSinglePayload` when one crossed a generic call).
+    private var drainBlock: @Sendable @convention(block) () -> Void = {}
 
     /// A mailbox whose entries `handle` takes on `queue`, in order. `owner` is kept alive while a
     /// drain is scheduled; `handle` should hold it `unowned`, so that the owner can keep the mailbox.
@@ -55,18 +57,30 @@ package final class DispatchMailbox<Entry: Sendable>: @unchecked Sendable {
     /// `async` is issued under the lock: a caller that then finds a drain scheduled, and dispatches to
     /// the same queue, is queued behind it.
     package func schedule() {
-        state.withLock { state in
-            defer { unscheduled.store(0, ordering: .releasing) }
-            guard state.scheduled == nil, !state.entries.isEmpty, let drainBlock else { return }
-            state.scheduled = (self, owner)
-            queue.async(execute: drainBlock)
-        }
+        state.withLock { scheduleLocked(&$0) }
     }
 
-    /// Adds `entry` and schedules a drain.
-    package func send(_ entry: Entry) {
-        post(entry)
-        schedule()
+    /// Adds `entries` (leaving the array empty, its capacity kept) and schedules a drain, for a mailbox
+    /// only one thread at a time fills: one lock for a batch, and the `async` issued after it is
+    /// released (under it, the drain starting on another core waited for the thread wake-up in `async`,
+    /// Benchmarks/UDP.md). No other thread's order depends on it.
+    package func send(contentsOf entries: inout [Entry]) {
+        guard !entries.isEmpty else { return }
+        let schedules = state.withLock { state in
+            state.entries.append(contentsOf: entries)
+            guard state.scheduled == nil else { return false }
+            state.scheduled = (self, owner)
+            return true
+        }
+        entries.removeAll(keepingCapacity: true)
+        if schedules { queue.async(execute: drainBlock) }
+    }
+
+    private func scheduleLocked(_ state: inout State) {
+        defer { unscheduled.store(0, ordering: .releasing) }
+        guard state.scheduled == nil, !state.entries.isEmpty else { return }
+        state.scheduled = (self, owner)
+        queue.async(execute: drainBlock)
     }
 
     /// Drops what waits, not yet taken by a drain.

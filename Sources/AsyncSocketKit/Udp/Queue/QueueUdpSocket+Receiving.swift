@@ -178,7 +178,6 @@ extension QueueUdpSocket {
             receiveMode = .off
             watchReadable(false)
         }
-        guard storedDelegate != nil, storedDelegateQueue != nil else { return }
         pendingDeliveries.add(1, ordering: .sequentiallyConsistent)
         postDelegateCall(.received(QueueUdpDelivery(data: data, address: address, context: context)))
     }

@@ -38,8 +38,12 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     static let queueKey = DispatchSpecificKey<UInt>()
     let identity: UInt
     let logger: Logger?
-    weak var storedDelegate: (any QueueUdpSocketDelegate)?
-    var storedDelegateQueue: DispatchQueue?
+    weak var storedDelegate: (any QueueUdpSocketDelegate)? {
+        didSet { delegateGeneration &+= 1 }
+    }
+    var storedDelegateQueue: DispatchQueue? {
+        didSet { delegateGeneration &+= 1 }
+    }
     var storedUserData: (any Sendable)?
 
     // Configuration, kept across close.
@@ -89,6 +93,11 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     /// Delegate calls on their way to the delegate queue, in order (QueueUdpSocket+Delegate.swift);
     /// replaced when the delegate queue changes (socket queue only).
     var delegateCalls: DispatchMailbox<QueueUdpDelegateCall>?
+    /// The delegate calls of this pass of the socket queue, not yet handed to `delegateCalls`.
+    var stagedCalls: [QueueUdpDelegateCall] = []
+    /// How often the delegate or its queue was set, and the count when `stagedCalls` last named them.
+    var delegateGeneration = 0
+    var stagedGeneration = 0
     var readsIPv6First = false
     /// Where datagrams are received before each is copied into its `Data` (socket queue only).
     let reader = DatagramReader(readingAhead: false)
