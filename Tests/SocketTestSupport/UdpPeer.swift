@@ -110,19 +110,23 @@ package func freeUdpPort() -> UInt16 {
     UdpPeer().port
 }
 
+/// The memory the datagrams waiting in the receive queue of socket `fd` take, as the kernel counts it
+/// (`SO_MEMINFO`); 0 when none waits, -1 when the call fails.
+package func receiveQueueMemory(of fd: Int32) -> Int {
+    // SO_MEMINFO (asm-generic/socket.h): an array whose first entry is SK_MEMINFO_RMEM_ALLOC.
+    var info = [UInt32](repeating: 0, count: 16)
+    var length = socklen_t(info.count * MemoryLayout<UInt32>.size)
+    let rc = info.withUnsafeMutableBytes { getsockopt(fd, SOL_SOCKET, 55, $0.baseAddress, &length) }
+    return rc == 0 ? Int(info[0]) : -1
+}
+
 /// Waits (bounded) until `count` datagrams, sent one by one through `send`, wait in the receive queue of
 /// the datagram socket `fd`, as the kernel counts that queue's memory (`SO_MEMINFO`, read from the socket
 /// itself: `/proc/net/udp` skips sockets while the table changes). The first datagram's share is taken
 /// as the unit, so the datagrams must be of one size, and the queue empty before. `false` when they were
 /// not all queued in time.
 package func sendAndWaitQueued(count: Int, on fd: Int32, _ send: (Int) -> Void) -> Bool {
-    func queueMemory() -> Int {
-        // SO_MEMINFO (asm-generic/socket.h): an array whose first entry is SK_MEMINFO_RMEM_ALLOC.
-        var info = [UInt32](repeating: 0, count: 16)
-        var length = socklen_t(info.count * MemoryLayout<UInt32>.size)
-        let rc = info.withUnsafeMutableBytes { getsockopt(fd, SOL_SOCKET, 55, $0.baseAddress, &length) }
-        return rc == 0 ? Int(info[0]) : -1
-    }
+    func queueMemory() -> Int { receiveQueueMemory(of: fd) }
     guard queueMemory() == 0 else { return false }
     send(0)
     guard waitUntil({ queueMemory() > 0 }) else { return false }
