@@ -52,6 +52,10 @@ let package = Package(
             name: "UdpBulkSend",
             dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
         ),
+        .executableTarget(
+            name: "UdpBulkReceive",
+            dependencies: [.product(name: "AsyncSocketKit", package: "AsyncSocketKit")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,15 +12,21 @@
 _Static_assert(sizeof(socklen_t) == sizeof(uint32_t), "socklen_t is 32 bits on Linux");
 
 union ask_packet_info_space {
-    char bytes[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+    char bytes[CMSG_SPACE(sizeof(struct in6_pktinfo)) + CMSG_SPACE(sizeof(int))];
     struct cmsghdr align;
 };
 
-// The local address a datagram was sent to, from its packet-information header.
+// The local address a datagram was sent to, from its packet-information header, and the size of the
+// datagrams the kernel coalesced into it (UDP_GRO), 0 when it is one datagram.
 static void ask_read_destination(struct msghdr *message, struct ask_incoming_datagram *datagram) {
     datagram->has_destination = 0;
+    datagram->segment_size = 0;
     for (struct cmsghdr *header = CMSG_FIRSTHDR(message); header; header = CMSG_NXTHDR(message, header)) {
-        if (header->cmsg_level == IPPROTO_IP && header->cmsg_type == IP_PKTINFO) {
+        if (header->cmsg_level == SOL_UDP && header->cmsg_type == UDP_GRO) {
+            int segment = 0;
+            memcpy(&segment, CMSG_DATA(header), sizeof(segment));
+            datagram->segment_size = segment > 0 && segment <= 65535 ? (uint16_t)segment : 0;
+        } else if (header->cmsg_level == IPPROTO_IP && header->cmsg_type == IP_PKTINFO) {
             struct in_pktinfo info;
             memcpy(&info, CMSG_DATA(header), sizeof(info));
             struct sockaddr_in *address = (struct sockaddr_in *)datagram->destination;
@@ -147,4 +153,9 @@ int ask_send_datagrams(int fd, const struct ask_outgoing_datagram *datagrams, un
         sent = sendmmsg(fd, messages, count, MSG_NOSIGNAL);
     } while (sent < 0 && errno == EINTR);
     return sent;
+}
+
+int ask_set_receive_coalescing(int fd, int enabled) {
+    int value = enabled ? 1 : 0;
+    return setsockopt(fd, SOL_UDP, UDP_GRO, &value, sizeof(value));
 }

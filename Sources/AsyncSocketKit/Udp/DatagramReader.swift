@@ -17,6 +17,11 @@ import Foundation
 // datagrams a second on the queue-core engine; Benchmarks/UDP.md). What was read ahead is the socket's as the
 // kernel's buffer was: handed out in arrival order, checked against the receive limit when handed out,
 // dropped with the descriptor it came from.
+//
+// With receive coalescing on (`UDP_GRO`, beyond the originals), the kernel may put several datagrams of
+// one sender, of one size but the last, into one buffer and say that size; the reader reads into slots
+// of 64 KiB whatever the limit, and hands such a buffer out one datagram at a time, each checked against
+// the limit on its own: the delegate sees the datagrams the sender sent, never the buffer.
 
 /// A socket's datagram reader. Used only where the socket does its work (its loop's thread, its
 /// queue), one receive at a time.
@@ -35,6 +40,12 @@ package final class DatagramReader {
     private var next = 0
     private var count = 0
     private var heldFrom: Int32 = -1
+    /// Where in `items[next]` the next datagram starts, when the kernel coalesced several into it.
+    private var segmentOffset = 0
+
+    /// Whether the descriptors read from have `UDP_GRO` on: slots are then 64 KiB, the most the kernel
+    /// coalesces into one buffer.
+    package var coalescing = false
 
     /// A reader that reads one datagram per call, or, with `readingAhead`, all that wait (see above).
     package init(readingAhead: Bool) {
@@ -53,6 +64,9 @@ package final class DatagramReader {
     /// Whether datagrams read ahead wait to be handed out.
     package var holdsDatagrams: Bool { next < count }
 
+    /// The descriptor the datagrams waiting to be handed out came from, `nil` when none waits.
+    package var heldDescriptor: Int32? { next < count ? heldFrom : nil }
+
     /// The next datagram of at most `maxSize` bytes: one read ahead, else one (with those waiting
     /// behind it, when reading ahead) read now from `fd`. `MSG_TRUNC` makes the kernel give a larger
     /// datagram's real size, so it is reported, never cut. An empty datagram is an empty `Data`.
@@ -60,13 +74,14 @@ package final class DatagramReader {
         if next < count {
             return take(maxSize: maxSize)
         }
-        // No datagram is larger than 64 KiB, whatever the limit is set to.
-        let capacity = min(max(maxSize, 1), 65_536)
+        // No datagram, and no coalesced buffer, is larger than 64 KiB, whatever the limit is set to.
+        let capacity = coalescing ? 65_536 : min(max(maxSize, 1), 65_536)
         let slots = readsAhead ? max(1, min(slotsWanted, Self.slotBytesLimit / capacity)) : 1
         prepare(slots: slots, capacity: capacity)
         switch UdpDescriptor.receive(fd, into: UnsafeMutableBufferPointer(rebasing: items[0..<slots])) {
         case .received(let received) where received > 0:
             next = 0
+            segmentOffset = 0
             count = received
             heldFrom = fd
             if received == slots, slotsWanted < Int(ASK_MAX_RECEIVE_BATCH) {
@@ -86,6 +101,7 @@ package final class DatagramReader {
         guard heldFrom == fd else { return }
         next = 0
         count = 0
+        segmentOffset = 0
     }
 
     /// Points `slots` items at slots of `capacity` bytes each, growing the memory when it is short.
@@ -99,18 +115,27 @@ package final class DatagramReader {
             items[index] = ask_incoming_datagram(
                 buffer: memory.baseAddress! + index * capacity, capacity: capacity,
                 source: addresses.baseAddress! + 2 * index, destination: addresses.baseAddress! + 2 * index + 1,
-                size: 0, source_length: 0, has_destination: 0, interface_index: 0)
+                size: 0, source_length: 0, has_destination: 0, interface_index: 0, segment_size: 0)
         }
     }
 
     /// Hands out the next datagram read (a larger one than `maxSize`, or than its slot held, as
-    /// `tooLarge`).
+    /// `tooLarge`); of a coalesced buffer, the next datagram in it.
     private func take(maxSize: Int) -> UdpDescriptor.ReceiveResult {
         let item = items[next]
-        next += 1
+        let segment = Int(item.segment_size)
+        let (start, size) =
+            segment > 0 && item.size <= slotCapacity
+            ? (segmentOffset, min(segment, item.size - segmentOffset)) : (0, item.size)
+        if start + size < item.size {
+            segmentOffset = start + size
+        } else {
+            segmentOffset = 0
+            next += 1
+        }
         let sender = Self.address(item.source, length: item.source_length)
-        guard item.size <= min(maxSize, slotCapacity) else {
-            return .tooLarge(size: item.size, from: sender)
+        guard size <= min(maxSize, slotCapacity) else {
+            return .tooLarge(size: size, from: sender)
         }
         let local =
             item.has_destination != 0
@@ -118,7 +143,7 @@ package final class DatagramReader {
                 local: Self.address(item.destination, length: socklen_t(MemoryLayout<sockaddr_storage>.size)),
                 interfaceIndex: item.interface_index)
             : nil
-        return .datagram(Data(bytes: item.buffer, count: item.size), from: sender, to: local)
+        return .datagram(Data(bytes: item.buffer + start, count: size), from: sender, to: local)
     }
 
     private static func address(_ storage: UnsafeMutablePointer<sockaddr_storage>, length: socklen_t) -> SocketAddress {

@@ -12,6 +12,13 @@ enum UdpSocketOptions {
         }
     }
 
+    /// Turns `UDP_GRO` on or off on `fd`; throws the POSIX error when refused.
+    static func setReceiveCoalescing(_ fd: Int32, _ enabled: Bool) throws {
+        guard ask_set_receive_coalescing(fd, enabled ? 1 : 0) == 0 else {
+            throw SystemError.posix(ask_errno(), "setsockopt")
+        }
+    }
+
     /// Joins or leaves `group` on `fd` (`IP_ADD/DROP_MEMBERSHIP` with the interface's IPv4 address,
     /// `IPV6_ADD/DROP_MEMBERSHIP` at `IPPROTO_IPV6` with the interface's index; 0 and `INADDR_ANY`:
     /// the system chooses). Throws the POSIX error when refused.

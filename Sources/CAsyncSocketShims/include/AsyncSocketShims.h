@@ -91,6 +91,9 @@ struct ask_incoming_datagram {
     uint32_t source_length;
     int has_destination;
     unsigned int interface_index;
+    /// With UDP_GRO on: the size of each datagram the kernel coalesced into this buffer (the last one
+    /// may be shorter); 0 for a buffer that holds one datagram.
+    uint16_t segment_size;
 };
 
 /// Receives up to `count` (at most ASK_MAX_RECEIVE_BATCH) datagrams waiting on a non-blocking socket with
@@ -98,6 +101,11 @@ struct ask_incoming_datagram {
 /// set when none was (EAGAIN: none waits); an error met after the first datagram stays pending for the
 /// next call.
 int ask_recv_datagrams(int fd, struct ask_incoming_datagram *datagrams, unsigned int count);
+
+/// Turns UDP_GRO on or off on `fd` (Linux 5.0 and later): the kernel may then coalesce datagrams of one
+/// sender, of one size, into one buffer, whose segment size ask_recv_datagrams reports. Returns 0, or -1
+/// with errno set.
+int ask_set_receive_coalescing(int fd, int enabled);
 
 /// Sends one datagram to `to` (NULL: the connected peer) without SIGPIPE; with `from`, from that local
 /// address (IP_PKTINFO's ipi_spec_dst, or IPV6_PKTINFO with `interface_index`); with `segment_size` > 0,

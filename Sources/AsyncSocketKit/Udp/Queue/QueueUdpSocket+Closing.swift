@@ -34,6 +34,9 @@ extension QueueUdpSocket {
     /// Closes the descriptors and forgets every state but the configuration.
     func closeDescriptors() {
         closeCount += 1
+        reader.discardHeld(from: socket4)
+        reader.discardHeld(from: socket6)
+        reader.coalescing = false
         channel4?.close()
         channel6?.close()
         channel4 = nil

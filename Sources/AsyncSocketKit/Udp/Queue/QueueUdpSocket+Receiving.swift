@@ -75,6 +75,17 @@ extension QueueUdpSocket {
             receiveMode == .off || (receiveMode == .once && pendingFilterReplies > 0)
             || readingPaused.load(ordering: .sequentiallyConsistent)
         watchReadable(!waits)
+        if !waits { readHeldLater() }
+    }
+
+    /// Reads the datagrams of a coalesced buffer still held (``enableReceiveCoalescing(_:)``) in a pass of
+    /// their own: the kernel's buffer may be empty, so no read source fires for them.
+    private func readHeldLater() {
+        guard let fd = reader.heldDescriptor else { return }
+        socketQueue.async { [self] in
+            guard fd == socket4 || fd == socket6 else { return }
+            readable(fd)
+        }
     }
 
     func watchReadable(_ watching: Bool) {
@@ -111,6 +122,7 @@ extension QueueUdpSocket {
                 pauseIfBehind()
             }
         }
+        readHeldLater()
     }
 
     /// The `sockaddr` bytes of `sender`: those of the previous datagram's sender again when it is the

@@ -51,6 +51,7 @@ extension QueueUdpSocket {
 
     /// Closes one family's descriptor for good (a bind, connect or join settled the other).
     func closeSocket(ipv4: Bool) {
+        reader.discardHeld(from: ipv4 ? socket4 : socket6)
         if ipv4 {
             channel4?.close()
             channel4 = nil
@@ -183,6 +184,25 @@ extension QueueUdpSocket {
             for fd in [socket4, socket6] where fd >= 0 {
                 try UdpSocketOptions.set(fd, SOL_SOCKET, SO_REUSEPORT, &value)
             }
+        }
+    }
+
+    /// Lets the kernel coalesce datagrams of one sender, of one size, into one buffer (`UDP_GRO`, Linux
+    /// 5.0 and later; beyond the original): the socket reads such a buffer with one system call and
+    /// still delivers each datagram on its own, as the sender sent it, each checked against the receive
+    /// maximum. Worth it when bulk senders cut their data with `UDP_SEGMENT`
+    /// (``send(_:segmentSize:withTimeout:tag:)``), which loopback and many NICs then deliver whole; reads
+    /// use slots of 64 KiB while it is on. Sets every descriptor (made if need be) until ``close()``.
+    /// Throws `badConfig` without a delegate and its queue, and the POSIX error when the kernel refuses
+    /// (`ENOPROTOOPT` before 5.0).
+    public func enableReceiveCoalescing(_ enabled: Bool) throws {
+        try sync {
+            try requireDelegate()
+            try createSocketsIfNeeded()
+            for fd in [socket4, socket6] where fd >= 0 {
+                try UdpSocketOptions.setReceiveCoalescing(fd, enabled)
+            }
+            reader.coalescing = enabled
         }
     }
 
