@@ -30,6 +30,12 @@ package struct EngineCore: ~Copyable {
     var gathered = Deque<WriteItem>()
     /// The bytes of the gathered writes (none of them has started).
     var gatheredBytes = 0
+    /// The bytes of the queued, gathered and current writes not sent yet (EngineCore+Watermarks.swift).
+    var queuedWriteBytes = 0
+    /// The write queue's watermarks, and where the queue stands against them (EngineCore+Watermarks.swift).
+    var writeWatermarks: WriteMarks?
+    var aboveWriteHighWatermark = false
+    var drainedToLowWatermark = false
     var currentRead: QueuedRead?
     var currentWrite: QueuedWrite?
     private var prebuffer = ByteBuffer()
@@ -87,6 +93,7 @@ package struct EngineCore: ~Copyable {
             return "the data is empty"
         }
         writeQueue.append(.write(WriteItem(data: data, timeout: timeout, tag: tag)))
+        writeBytesQueued(data.count)
         return nil
     }
 
@@ -454,6 +461,7 @@ package struct EngineCore: ~Copyable {
         case .bytes(let count):
             writeDone += count
             writePass.bytes += count
+            writeBytesSent(count)
             if count < writePass.requested {
                 writePass.transportMayAccept = false
             }
@@ -551,6 +559,7 @@ package struct EngineCore: ~Copyable {
         writeQueue.removeAll()
         gathered.removeAll()
         gatheredBytes = 0
+        writesDropped()
     }
 
     /// Room to read more unread bytes from the transport into (appended after the prebuffer).
@@ -579,6 +588,7 @@ package struct EngineCore: ~Copyable {
         currentWrite = nil
         reading = ReadState()
         writeDone = 0
+        writesDropped()
         prebuffer.removeAll()
         prebuffer.releaseIfEmpty(above: 0)
         forbidsReadsAndWrites = false

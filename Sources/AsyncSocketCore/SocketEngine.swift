@@ -86,6 +86,23 @@ package final class SocketEngine {
     /// Bytes read ahead and not yet taken by a read.
     package var prebufferedCount: Int { core.prebufferedCount }
 
+    // MARK: Queued bytes and watermarks (EngineCore+Watermarks.swift)
+
+    /// The bytes of the queued, gathered and current writes not sent yet.
+    package var queuedWriteBytes: Int { core.queuedWriteBytes }
+    /// What the socket holds now (bytes and entries of both queues, the prebuffer).
+    package var queueSizes: QueueSizes { core.queueSizes }
+    /// Whether the queued write bytes are within the watermarks (always, with none set).
+    package var isWritable: Bool { core.isWritable }
+    /// The watermarks set, if any.
+    package var writeWatermarks: WriteMarks? { core.writeWatermarks }
+
+    /// Sets (or removes) the write watermarks; re-decides ``isWritable`` without a report.
+    package func setWriteWatermarks(_ marks: WriteMarks?) { core.setWriteWatermarks(marks) }
+
+    /// Whether the write queue drained to the low watermark since the last call (reported once).
+    package func takeDrainedToLowWatermark() -> Bool { core.takeDrainedToLowWatermark() }
+
     // MARK: Flags
 
     package var disconnectsAfterReading: Bool { core.disconnectsAfterReading }

@@ -20,6 +20,8 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     /// written); `nil` before the first connect.
     private(set) var harness: EngineHarness?
     private var preBuffering: Bool
+    /// The write watermarks, set on the engine once it is made.
+    private var marks: WriteMarks?
     /// The public socket, kept while started, as the real backends keep it.
     private var retainedOwner: RunLoopSocket?
     private var started = false
@@ -81,6 +83,7 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     private func start(host: String, port: UInt16) {
         let harness = EngineHarness(semantics: .legacy, prebuffering: preBuffering, clock: clock)
         harness.recordsEvents = false
+        harness.engine.setWriteWatermarks(marks)
         harness.onCallback = { [weak self] callback in self?.deliver(callback) }
         harness.onClose = { [weak self] event in self?.harnessClosed(event) }
         harness.timeoutAnswerer = { [weak self] direction, query in self?.answerTimeout(direction, query) ?? 0 }
@@ -122,6 +125,14 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     var isSecure: Bool { secured }
     var negotiatedALPN: String? { nil }
 
+    var queueSizes: QueueSizes { harness?.engine.queueSizes ?? QueueSizes() }
+    var writeMarks: WriteMarks? {
+        get { marks }
+        set {
+            marks = newValue
+            harness?.engine.setWriteWatermarks(newValue)
+        }
+    }
     var readProgress: TransferProgress { harness?.engine.readProgress ?? TransferProgress() }
     var writeProgress: TransferProgress { harness?.engine.writeProgress ?? TransferProgress() }
     var canSafelySetDelegate: Bool { !started || harness?.engine.isIdle != false }

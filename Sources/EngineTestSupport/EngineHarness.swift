@@ -26,6 +26,7 @@ package final class EngineHarness {
         case writeTimeoutAsked(tag: Int, elapsed: TimeInterval, bytesDone: Int)
         case tlsStarted(prebuffered: [UInt8])
         case secured
+        case becameWritable
         case closed(CloseReason)
         case disconnected
 
@@ -42,6 +43,7 @@ package final class EngineHarness {
                 return "writeTimeout?(tag: \(tag), elapsed: \(elapsed), done: \(done))"
             case .tlsStarted(let bytes): return "tlsStarted(\(bytes.count) prebuffered)"
             case .secured: return "secured"
+            case .becameWritable: return "becameWritable"
             case .closed(let reason): return "closed(\(reason))"
             case .disconnected: return "disconnected"
             }
@@ -390,6 +392,7 @@ extension EngineHarness: ConnectionDriving {
         case .didWrite(let tag): record(.wrote(tag: tag))
         case .didWritePartial(let length, let tag): record(.partialWrite(length, tag: tag))
         case .didSecure: record(.secured)
+        case .didBecomeWritable: record(.becameWritable)
         }
         onCallback?(callback)
     }

@@ -26,6 +26,10 @@ final class AsyncConnectionDelegate: QueueSocketDelegate, Sendable {
         }
     }
 
+    func socketDidBecomeWritable(_ sock: QueueSocket) {
+        (sock as? AsyncCoreSocket)?.writeWaitingWrites()
+    }
+
     func socketDidSecure(_ sock: QueueSocket) {
         if case .done(let continuation)? = operations.take(AsyncOperations.secureTag) {
             continuation.resume()
@@ -35,6 +39,7 @@ final class AsyncConnectionDelegate: QueueSocketDelegate, Sendable {
     /// A close on this side reports no error: the operations still waiting fail with
     /// ``AsyncConnectionError/closed``; otherwise with the socket's error.
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {
+        (sock as? AsyncCoreSocket)?.dropWaitingWrites()
         operations.closeAll(with: error ?? AsyncConnectionError.closed)
     }
 }

@@ -1,3 +1,5 @@
+import AsyncSocketCore
+import DequeModule
 import Dispatch
 import Foundation
 import Logging
@@ -8,8 +10,17 @@ import Logging
 // queue a QueueSocket makes for every callback is left out (ping-pong with 50 connections on one core:
 // 0.41× QueueSocket with the hop, 0.57× without; Benchmarks/ASYNC.md). An accepted socket is born with
 // its own connection's delegate, so none of its callbacks can reach the listener's.
-final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
-    // @unchecked Sendable: as QueueSocket's; this subclass adds no state.
+//
+// With write watermarks set, a write joins the queue only while the queue is within them and no earlier
+// write waits; the others wait here, in order, until the queue drains to the low mark
+// (`socketDidBecomeWritable`), so writers that do not wait for each other still hold at most about the
+// high mark in memory (Net/WriteWatermarks.swift).
+package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
+    // @unchecked Sendable: as QueueSocket's; the one variable this subclass adds, `waitingWrites`, is
+    // touched only on the socket queue.
+
+    /// Writes waiting for the write queue to drain to its low watermark: their bytes and tags.
+    private var waitingWrites = Deque<(data: Data, tag: Int)>()
 
     /// The delegate queue a QueueSocket must have to make callbacks; these sockets never use it.
     static let unusedDelegateQueue = DispatchQueue(label: "AsyncSocketKit.AsyncCoreSocket")
@@ -22,6 +33,32 @@ final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
     override func notify(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
         guard let delegate = storedDelegate else { return }
         body(delegate)
+    }
+
+    /// Queues the write `tag` now when the write queue is within its watermarks and no earlier write
+    /// waits, else keeps it waiting for ``writeWaitingWrites()`` (on the socket queue).
+    func writeWhenWritable(_ data: Data, tag: Int) {
+        guard waitingWrites.isEmpty, engine.isWritable else {
+            return waitingWrites.append((data, tag))
+        }
+        queueWrite(data, tag: tag)
+    }
+
+    /// The write queue drained to its low watermark: queues the waiting writes, in order, while it
+    /// stays within the marks (socket queue).
+    func writeWaitingWrites() {
+        while engine.isWritable, let next = waitingWrites.popFirst() {
+            queueWrite(next.data, tag: next.tag)
+        }
+    }
+
+    /// The connection closed: the waiting writes' operations failed with it.
+    func dropWaitingWrites() {
+        waitingWrites.removeAll()
+    }
+
+    private func queueWrite(_ data: Data, tag: Int) {
+        enqueueOperation("write", { engine.enqueueWrite(data, timeout: -1, tag: tag) }) { maybeDequeueWrite() }
     }
 
     /// The child becomes a connection with its own delegate, handed to the listener's sequence.

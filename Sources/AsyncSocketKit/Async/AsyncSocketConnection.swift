@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// A TCP connection for async/await: the step after ``QueueSocket`` in a migration, over the same
 /// socket (GCD semantics, a serial socket queue with dispatch sources underneath).
@@ -23,12 +24,14 @@ import Logging
 ///   nobody knows. A task cancelled before it calls an operation gets `CancellationError` the same way.
 public final class AsyncSocketConnection: Sendable {
     /// The socket underneath (tests look at its progress).
-    package let socket: QueueSocket
+    package let socket: AsyncCoreSocket
     let delegate: AsyncConnectionDelegate
 
     private let taskExecutor: SocketQueueExecutor
+    /// Write watermarks are set: writes join the queue through ``AsyncCoreSocket/writeWhenWritable(_:tag:)``.
+    private let watermarked = Atomic<Bool>(false)
 
-    init(socket: QueueSocket, delegate: AsyncConnectionDelegate) {
+    init(socket: AsyncCoreSocket, delegate: AsyncConnectionDelegate) {
         self.socket = socket
         self.delegate = delegate
         taskExecutor = SocketQueueExecutor(socket: socket)
@@ -153,11 +156,47 @@ public final class AsyncSocketConnection: Sendable {
 
     /// Writes `data` and returns once the kernel has taken all of it (`didWriteDataWithTag`); empty
     /// data returns at once.
+    ///
+    /// With ``setWriteWatermarks(_:)``, a write made while the connection's queued bytes are above the high
+    /// mark (or while an earlier write waits so) first waits until they drain to the low mark; then its
+    /// bytes join the queue. Writers that do not wait for each other so hold about the high mark in
+    /// memory, however slowly the peer reads.
     public func write(_ data: Data) async throws {
         guard !data.isEmpty else { return }
         try await perform(tag: delegate.operations.nextTag(), AsyncWaiter.done) { [socket] tag in
-            socket.write(data, withTimeout: -1, tag: tag)
+            if watermarked.load(ordering: .acquiring) {
+                socket.async { socket.writeWhenWritable(data, tag: tag) }
+            } else {
+                socket.write(data, withTimeout: -1, tag: tag)
+            }
         }
+    }
+
+    // MARK: Queue sizes and watermarks
+
+    /// Bytes of the queued writes not sent yet (writes still waiting for the watermarks not counted).
+    public var queuedWriteBytes: Int { socket.queuedWriteBytes }
+    /// Writes queued and not done (writes still waiting for the watermarks not counted).
+    public var queuedWriteCount: Int { socket.queuedWriteCount }
+    /// Reads started and not done.
+    public var queuedReadCount: Int { socket.queuedReadCount }
+    /// Bytes read ahead from the peer that no read has taken yet.
+    public var prebufferedBytes: Int { socket.prebufferedBytes }
+    /// Whether a write would join the queue at once (see ``write(_:)``); always `true` without marks.
+    public var isWritable: Bool { socket.isWritable }
+
+    /// The write watermarks, if set.
+    public var writeWatermarks: WriteWatermarks? { socket.writeWatermarks }
+
+    /// Sets the write watermarks (`nil` removes them): see ``write(_:)`` and ``WriteWatermarks``. Throws
+    /// the POSIX error `EINVAL`, changing nothing, unless `0 <= low < high`. Writes waiting for the old
+    /// marks go on as soon as the new ones allow.
+    public func setWriteWatermarks(_ watermarks: WriteWatermarks?) throws {
+        try socket.setWriteWatermarks(watermarks)
+        if watermarks != nil {
+            watermarked.store(true, ordering: .releasing)
+        }
+        socket.async { [socket] in socket.writeWaitingWrites() }
     }
 
     /// Sets TCP options on the connection (``TCPSocketOptions``). Throws ``QueueSocketError`` `badConfig`

@@ -19,6 +19,8 @@ package enum ConnectionCallback: Sendable {
     case didWrite(tag: Int)
     case didWritePartial(Int, tag: Int)
     case didSecure
+    /// The write queue drained to its low watermark after it had gone above the high one.
+    case didBecomeWritable
 }
 
 /// Why the driver closes a connection; each face names it in its own errors.

@@ -4,7 +4,8 @@ import Foundation
 // Writes, for every face and engine: the dequeue makes the next write current and the face sends it
 // (gathered with the writes behind it where it can: DescriptorConnection.swift); a pass reports what
 // went out and PassFollowUp.swift says what comes next. As with reads, a callback may close or move
-// the socket.
+// the socket. A write queue that drained to its low watermark is reported after the pass's write
+// callbacks (EngineCore+Watermarks.swift).
 extension ConnectionDriving {
     package func maybeDequeueWrite() {
         guard mayDequeue(.write) else { return }
@@ -63,6 +64,11 @@ extension ConnectionDriving {
     }
 
     private func followWritePass(_ result: WritePassResult) {
+        if engine.takeDrainedToLowWatermark() {
+            let mark = deliveryMark
+            deliver(.didBecomeWritable)
+            guard goesOn(after: mark) else { return carryOver(after: mark) { $0.followWritePass(result) } }
+        }
         switch engine.followUp(after: result) {
         case .dequeueNext:
             dequeueNextWrite()

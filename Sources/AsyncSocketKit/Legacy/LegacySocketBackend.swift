@@ -39,6 +39,10 @@ package protocol LegacySocketBackend: AnyObject {
 
     var readProgress: TransferProgress { get }
     var writeProgress: TransferProgress { get }
+    /// What the socket holds (``RunLoopSocket/queuedWriteBytes`` and the others).
+    var queueSizes: QueueSizes { get }
+    /// The write queue's watermarks: the engine's, or kept until the backend makes one.
+    var writeMarks: WriteMarks? { get set }
     var canSafelySetDelegate: Bool { get }
     func enablePreBuffering()
     func unreadData() -> Data?

@@ -157,6 +157,7 @@ extension RunLoopSocketDelegate {
         case .didWrite(let tag): onSocket(socket, didWriteDataWithTag: tag)
         case .didWritePartial(let length, let tag): onSocket(socket, didWritePartialDataOfLength: length, tag: tag)
         case .didSecure: onSocketDidSecure(socket)
+        case .didBecomeWritable: onSocketDidBecomeWritable(socket)
         }
     }
 }

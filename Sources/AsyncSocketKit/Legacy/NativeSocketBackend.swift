@@ -15,6 +15,12 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     /// The public object: unowned, never weak (see LegacySocketBackend.owner).
     unowned(unsafe) var owner: RunLoopSocket?
     let engine = SocketEngine()
+
+    var queueSizes: QueueSizes { engine.queueSizes }
+    var writeMarks: WriteMarks? {
+        get { engine.writeWatermarks }
+        set { engine.setWriteWatermarks(newValue) }
+    }
     /// The resolver for connects by name (`nil`: the system resolver, started on first use).
     let customResolver: HostResolver?
     let logger: Logger?

@@ -48,6 +48,8 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// the next call that goes onto the socket queue anyway (a read, the flush), so an echoed line
     /// costs one `sync` instead of two. Loop thread only.
     var waitingWrites: [LegacyWrite] = []
+    /// The write watermarks, set on each QueueSocket this backend makes.
+    private var marks: WriteMarks?
     /// Writes the QueueSocket holds, queued, that wait for the flush to start.
     var writesWaiting = false
     /// Where callbacks go, and the batch on its way there: filled on the socket queue, run and
@@ -82,6 +84,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         let socket = QueueCoreSocket(
             delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
         socket.adopt(by: bridge, preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
+        if let marks { socket.legacySetWriteMarks(marks) }
         bridge.serve(socket)
         self.bridge = bridge
         queue = socket
@@ -162,6 +165,14 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     var runLoopModes: [RunLoopMode] { modes }
     var isSecure: Bool { queue?.isSecure ?? false }
     var negotiatedALPN: String? { queue?.negotiatedALPN }
+    var queueSizes: QueueSizes { syncedQueue?.legacyQueueSizes ?? QueueSizes() }
+    var writeMarks: WriteMarks? {
+        get { marks }
+        set {
+            marks = newValue
+            queue?.legacySetWriteMarks(newValue)
+        }
+    }
     var readProgress: TransferProgress { syncedQueue?.legacyProgress.read ?? TransferProgress() }
     var writeProgress: TransferProgress { syncedQueue?.legacyProgress.write ?? TransferProgress() }
     var canSafelySetDelegate: Bool { syncedQueue?.isIdleForLegacy ?? true }

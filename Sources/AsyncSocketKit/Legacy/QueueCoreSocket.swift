@@ -307,6 +307,14 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
         sync { (engine.readProgress, engine.writeProgress) }
     }
 
+    /// What the socket holds, from any thread.
+    var legacyQueueSizes: QueueSizes { sync { engine.queueSizes } }
+
+    /// Sets the write watermarks, from any thread.
+    func legacySetWriteMarks(_ marks: WriteMarks?) {
+        sync { engine.setWriteWatermarks(marks) }
+    }
+
     /// The descriptor being connected or connected (legacy `socketFD`), from any thread.
     var legacySocketFD: Int32 {
         sync { fd >= 0 ? fd : connectDriver?.connectingFD ?? listenFDs.first ?? -1 }

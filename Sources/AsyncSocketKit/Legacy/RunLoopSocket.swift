@@ -127,7 +127,7 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    private func checkThread(_ call: StaticString) {
+    func checkThread(_ call: StaticString) {
         backend.checkThread(call)
     }
 

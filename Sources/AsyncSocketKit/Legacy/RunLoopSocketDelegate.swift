@@ -77,6 +77,11 @@ public protocol RunLoopSocketDelegate: AnyObject {
 
     /// `onSocketDidSecure:` — the TLS handshake finished.
     func onSocketDidSecure(_ sock: RunLoopSocket)
+
+    /// The write queue, which had gone above the high mark of ``RunLoopSocket/writeWatermarks``, drained
+    /// to the low mark: ``RunLoopSocket/isWritable`` is `true` again. Beyond the original, which had no
+    /// watermarks; called after the write callbacks of the pass that sent the bytes.
+    func onSocketDidBecomeWritable(_ sock: RunLoopSocket)
 }
 
 extension RunLoopSocketDelegate {
@@ -112,4 +117,6 @@ extension RunLoopSocketDelegate {
     ) -> TimeInterval { 0 }
     /// Does nothing.
     public func onSocketDidSecure(_ sock: RunLoopSocket) {}
+    /// Does nothing.
+    public func onSocketDidBecomeWritable(_ sock: RunLoopSocket) {}
 }

@@ -87,4 +87,8 @@ open class RunLoopSocketDelegateBase: RunLoopSocketDelegate {
 
     /// `onSocketDidSecure:`; does nothing. See ``RunLoopSocketDelegate/onSocketDidSecure(_:)``.
     open func onSocketDidSecure(_ sock: RunLoopSocket) {}
+
+    /// The write queue drained to its low watermark; does nothing. See
+    /// ``RunLoopSocketDelegate/onSocketDidBecomeWritable(_:)``.
+    open func onSocketDidBecomeWritable(_ sock: RunLoopSocket) {}
 }

@@ -207,6 +207,7 @@ extension QueueSocketDelegate {
         case .didWrite(let tag): self.socket(socket, didWriteDataWithTag: tag)
         case .didWritePartial(let length, let tag): self.socket(socket, didWritePartialDataOfLength: length, tag: tag)
         case .didSecure: socketDidSecure(socket)
+        case .didBecomeWritable: socketDidBecomeWritable(socket)
         }
     }
 }

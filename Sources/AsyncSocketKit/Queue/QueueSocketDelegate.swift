@@ -53,6 +53,10 @@ public protocol QueueSocketDelegate: AnyObject {
     func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?)
     /// `socketDidSecure:`.
     func socketDidSecure(_ sock: QueueSocket)
+    /// The write queue, which had gone above the high mark of ``QueueSocket/writeWatermarks``, drained to
+    /// the low mark: ``QueueSocket/isWritable`` is `true` again. Beyond the original, which had no
+    /// watermarks; called after the write callbacks of the pass that sent the bytes.
+    func socketDidBecomeWritable(_ sock: QueueSocket)
     /// `socket:didReceiveTrust:completionHandler:` — with manual trust evaluation
     /// (`GCDAsyncSocketManuallyEvaluateTrust` / ``TLSSettings/manualTrustEvaluation``), the peer's
     /// certificate chain, and what OpenSSL's own verification said; call `completionHandler` once,
@@ -95,6 +99,8 @@ extension QueueSocketDelegate {
     public func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {}
     /// Does nothing.
     public func socketDidSecure(_ sock: QueueSocket) {}
+    /// Does nothing.
+    public func socketDidBecomeWritable(_ sock: QueueSocket) {}
     /// Refuses: a delegate asking for manual trust must answer it (the handshake then fails with
     /// `errSSLPeerBadCert`, -9825).
     public func socket(

@@ -89,6 +89,10 @@ open class QueueSocketDelegateBase: QueueSocketDelegate {
     /// `socketDidSecure:`; does nothing. See ``QueueSocketDelegate/socketDidSecure(_:)``.
     open func socketDidSecure(_ sock: QueueSocket) {}
 
+    /// The write queue drained to its low watermark; does nothing. See
+    /// ``QueueSocketDelegate/socketDidBecomeWritable(_:)``.
+    open func socketDidBecomeWritable(_ sock: QueueSocket) {}
+
     /// `socket:didReceiveTrust:completionHandler:`; refuses (`completionHandler(false)`), so a
     /// handshake with manual trust evaluation fails with `errSSLPeerBadCert` (-9825) unless a
     /// subclass answers. See ``QueueSocketDelegate/socket(_:didReceiveTrust:completionHandler:)``.
