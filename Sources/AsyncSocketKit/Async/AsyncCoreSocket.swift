@@ -58,7 +58,8 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
     }
 
     private func queueWrite(_ data: Data, tag: Int) {
-        enqueueOperation("write", { engine.enqueueWrite(data, timeout: -1, tag: tag) }) { maybeDequeueWrite() }
+        enqueueOperation(
+            "write", { engine.enqueueWrite(data, timeout: -1, tag: tag) }, thenDequeue: { maybeDequeueWrite() })
     }
 
     /// The child becomes a connection with its own delegate, handed to the listener's sequence.
