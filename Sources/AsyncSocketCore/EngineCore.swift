@@ -80,6 +80,12 @@ package struct EngineCore: ~Copyable {
         if let rejection = request.rejection {
             return rejection
         }
+        var request = request
+        let limit = configuration.maxPrebufferSize
+        if limit > 0, case .separator(let separator, let maxLength) = request.kind, maxLength == 0 || maxLength > limit
+        {
+            request.kind = .separator(separator, maxLength: max(limit, separator.count))
+        }
         readQueue.append(.read(ReadItem(request)))
         return nil
     }

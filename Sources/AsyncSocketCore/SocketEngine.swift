@@ -21,11 +21,20 @@ package final class SocketEngine {
         /// estimate and then waits for the source. Without an estimate, or off (the legacy rule), a
         /// read of what is available reads until the transport has no more.
         package var availableReadsTakeEstimate: Bool
+        /// The most bytes a read to a separator may hold before its separator comes (0: no limit): a
+        /// read queued with no `maxLength`, or a larger one, gets this one (at least the separator's
+        /// length), so a peer that never sends the separator ends in a max-out close instead of
+        /// unbounded memory (beyond the originals).
+        package var maxPrebufferSize: Int
 
-        package init(prebuffering: Bool = true, readChunk: Int = 64 * 1024, availableReadsTakeEstimate: Bool = false) {
+        package init(
+            prebuffering: Bool = true, readChunk: Int = 64 * 1024, availableReadsTakeEstimate: Bool = false,
+            maxPrebufferSize: Int = 0
+        ) {
             self.prebuffering = prebuffering
             self.readChunk = readChunk
             self.availableReadsTakeEstimate = availableReadsTakeEstimate
+            self.maxPrebufferSize = maxPrebufferSize
         }
     }
 

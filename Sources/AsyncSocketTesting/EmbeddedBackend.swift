@@ -20,8 +20,9 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     /// written); `nil` before the first connect.
     private(set) var harness: EngineHarness?
     private var preBuffering: Bool
-    /// The write watermarks, set on the engine once it is made.
+    /// The write watermarks and the prebuffer limit, set on the engine once it is made.
     private var marks: WriteMarks?
+    private var prebufferLimit = 0
     /// The public socket, kept while started, as the real backends keep it.
     private var retainedOwner: RunLoopSocket?
     private var started = false
@@ -84,6 +85,7 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
         let harness = EngineHarness(semantics: .legacy, prebuffering: preBuffering, clock: clock)
         harness.recordsEvents = false
         harness.engine.setWriteWatermarks(marks)
+        harness.engine.configuration.maxPrebufferSize = prebufferLimit
         harness.onCallback = { [weak self] callback in self?.deliver(callback) }
         harness.onClose = { [weak self] event in self?.harnessClosed(event) }
         harness.timeoutAnswerer = { [weak self] direction, query in self?.answerTimeout(direction, query) ?? 0 }
@@ -131,6 +133,13 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
         set {
             marks = newValue
             harness?.engine.setWriteWatermarks(newValue)
+        }
+    }
+    var maxPrebufferSize: Int {
+        get { prebufferLimit }
+        set {
+            prebufferLimit = newValue
+            harness?.engine.configuration.maxPrebufferSize = newValue
         }
     }
     var readProgress: TransferProgress { harness?.engine.readProgress ?? TransferProgress() }

@@ -199,6 +199,17 @@ public final class AsyncSocketConnection: Sendable {
         socket.async { [socket] in socket.writeWaitingWrites() }
     }
 
+    /// The most bytes a read to a separator may hold before its separator comes; 0 for no limit.
+    public var maxPrebufferSize: Int { socket.maxPrebufferSize }
+
+    /// Bounds what ``read(through:maxLength:)`` and ``lines(separator:maxLength:)`` may hold (0: no
+    /// limit): a read started afterwards without a `maxLength`, or with a larger one, gets `bytes`; past
+    /// it the connection closes with ``QueueSocketError/Code/readMaxedOut``. Throws the POSIX error
+    /// `EINVAL` for a negative size.
+    public func setMaxPrebufferSize(_ bytes: Int) throws {
+        try socket.setMaxPrebufferSize(bytes)
+    }
+
     /// Sets TCP options on the connection (``TCPSocketOptions``). Throws ``QueueSocketError`` `badConfig`
     /// once it is closed, the POSIX error for a value refused.
     public func setOptions(_ options: TCPSocketOptions) throws {

@@ -43,6 +43,8 @@ package protocol LegacySocketBackend: AnyObject {
     var queueSizes: QueueSizes { get }
     /// The write queue's watermarks: the engine's, or kept until the backend makes one.
     var writeMarks: WriteMarks? { get set }
+    /// The most bytes a read to a separator holds before its separator (0: no limit), as `writeMarks`.
+    var maxPrebufferSize: Int { get set }
     var canSafelySetDelegate: Bool { get }
     func enablePreBuffering()
     func unreadData() -> Data?

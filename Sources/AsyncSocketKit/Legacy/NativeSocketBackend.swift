@@ -21,6 +21,10 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
         get { engine.writeWatermarks }
         set { engine.setWriteWatermarks(newValue) }
     }
+    var maxPrebufferSize: Int {
+        get { engine.configuration.maxPrebufferSize }
+        set { engine.configuration.maxPrebufferSize = newValue }
+    }
     /// The resolver for connects by name (`nil`: the system resolver, started on first use).
     let customResolver: HostResolver?
     let logger: Logger?

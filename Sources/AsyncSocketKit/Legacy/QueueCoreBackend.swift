@@ -48,8 +48,9 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// the next call that goes onto the socket queue anyway (a read, the flush), so an echoed line
     /// costs one `sync` instead of two. Loop thread only.
     var waitingWrites: [LegacyWrite] = []
-    /// The write watermarks, set on each QueueSocket this backend makes.
+    /// The write watermarks and the prebuffer limit, set on each QueueSocket this backend makes.
     private var marks: WriteMarks?
+    private var prebufferLimit = 0
     /// Writes the QueueSocket holds, queued, that wait for the flush to start.
     var writesWaiting = false
     /// Where callbacks go, and the batch on its way there: filled on the socket queue, run and
@@ -85,6 +86,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
             delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
         socket.adopt(by: bridge, preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
         if let marks { socket.legacySetWriteMarks(marks) }
+        if prebufferLimit > 0 { socket.legacySetMaxPrebufferSize(prebufferLimit) }
         bridge.serve(socket)
         self.bridge = bridge
         queue = socket
@@ -171,6 +173,13 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         set {
             marks = newValue
             queue?.legacySetWriteMarks(newValue)
+        }
+    }
+    var maxPrebufferSize: Int {
+        get { prebufferLimit }
+        set {
+            prebufferLimit = newValue
+            queue?.legacySetMaxPrebufferSize(newValue)
         }
     }
     var readProgress: TransferProgress { syncedQueue?.legacyProgress.read ?? TransferProgress() }

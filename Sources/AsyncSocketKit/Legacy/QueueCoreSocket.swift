@@ -315,6 +315,11 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
         sync { engine.setWriteWatermarks(marks) }
     }
 
+    /// Sets the prebuffer limit, from any thread.
+    func legacySetMaxPrebufferSize(_ bytes: Int) {
+        sync { engine.configuration.maxPrebufferSize = bytes }
+    }
+
     /// The descriptor being connected or connected (legacy `socketFD`), from any thread.
     var legacySocketFD: Int32 {
         sync { fd >= 0 ? fd : connectDriver?.connectingFD ?? listenFDs.first ?? -1 }

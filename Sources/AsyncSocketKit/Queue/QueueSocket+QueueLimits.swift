@@ -1,9 +1,11 @@
 import AsyncSocketCore
 import Foundation
 
-// What the socket holds, and the write queue's watermarks (Net/WriteWatermarks.swift); beyond
-// GCDAsyncSocket, whose queues had no visible size. Read on the socket queue, so a value is the state
-// between two passes. The watermarks are kept across a disconnect, like the other settings.
+// What the socket holds, the write queue's watermarks (Net/WriteWatermarks.swift) and the most a read
+// to a separator may hold; beyond GCDAsyncSocket, whose queues had no visible size and no bound. Read on
+// the socket queue, so a value is the state between two passes. The limits are kept across a
+// disconnect, like the other settings. An accepted socket starts without them: set them in
+// `socket(_:didAcceptNewSocket:)`, before its first read or write.
 extension QueueSocket {
     /// Bytes of the queued writes (the one being sent included) not sent yet.
     public var queuedWriteBytes: Int { sync { engine.queueSizes.writeBytes } }
@@ -25,5 +27,20 @@ extension QueueSocket {
     public func setWriteWatermarks(_ watermarks: WriteWatermarks?) throws {
         let marks = try watermarks?.checked()
         sync { engine.setWriteWatermarks(marks) }
+    }
+
+    /// The most bytes a read to a separator (`readDataToData:…`) may hold before its separator comes;
+    /// 0 (the default) for no limit.
+    public var maxPrebufferSize: Int { sync { engine.configuration.maxPrebufferSize } }
+
+    /// Bounds what a read to a separator may hold (0: no limit), so that a peer that never sends the
+    /// separator cannot make the process grow without bound: a read queued afterwards without a
+    /// `maxLength`, or with a larger one, gets `bytes` as its `maxLength` (at least the separator's
+    /// length), and fails as such a read does, closing the socket with
+    /// ``QueueSocketError/Code/readMaxedOut``. Reads queued before keep their own. Throws the POSIX error
+    /// `EINVAL` for a negative size.
+    public func setMaxPrebufferSize(_ bytes: Int) throws {
+        guard bytes >= 0 else { throw SystemError.posix(EINVAL, "setMaxPrebufferSize") }
+        sync { engine.configuration.maxPrebufferSize = bytes }
     }
 }

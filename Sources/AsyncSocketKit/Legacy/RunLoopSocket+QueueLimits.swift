@@ -1,10 +1,12 @@
 import AsyncSocketCore
 import Foundation
 
-// What the socket holds, and the write queue's watermarks (Net/WriteWatermarks.swift); beyond the
-// original, whose queues had no visible size. On the socket's loop thread, like every other member;
+// What the socket holds, the write queue's watermarks (Net/WriteWatermarks.swift) and the most a read
+// to a separator may hold; beyond the original, whose queues had no visible size and no bound. On the socket's loop thread, like every other member;
 // the queue core reads them on its socket queue, after the writes made in this loop pass joined it.
-// The watermarks are kept across a disconnect, and set before a connect apply to the connection.
+// The limits are kept across a disconnect, and set before a connect apply to the connection. An
+// accepted socket starts without them: set them in `onSocket(_:didAcceptNewSocket:)`, before its first
+// read or write.
 extension RunLoopSocket {
     /// Bytes of the queued writes (the one being sent included) not sent yet.
     public var queuedWriteBytes: Int {
@@ -48,5 +50,24 @@ extension RunLoopSocket {
     public func setWriteWatermarks(_ watermarks: WriteWatermarks?) throws {
         checkThread("setWriteWatermarks(_:)")
         backend.writeMarks = try watermarks?.checked()
+    }
+
+    /// The most bytes a read to a separator (`readDataToData:…`) may hold before its separator comes;
+    /// 0 (the default) for no limit.
+    public var maxPrebufferSize: Int {
+        checkThread("maxPrebufferSize")
+        return backend.maxPrebufferSize
+    }
+
+    /// Bounds what a read to a separator may hold (0: no limit), so that a peer that never sends the
+    /// separator cannot make the process grow without bound: a read queued afterwards without a
+    /// `maxLength`, or with a larger one, gets `bytes` as its `maxLength` (at least the separator's
+    /// length), and fails as such a read does, closing the socket with
+    /// ``AsyncSocketError/Code/readMaxedOut``. Reads queued before keep their own. Throws the POSIX error
+    /// `EINVAL` for a negative size.
+    public func setMaxPrebufferSize(_ bytes: Int) throws {
+        checkThread("setMaxPrebufferSize(_:)")
+        guard bytes >= 0 else { throw SystemError.posix(EINVAL, "setMaxPrebufferSize") }
+        backend.maxPrebufferSize = bytes
     }
 }
