@@ -20,6 +20,8 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     /// written); `nil` before the first connect.
     private(set) var harness: EngineHarness?
     private var preBuffering: Bool
+    /// Kept for the public property; an embedded socket never listens on a descriptor.
+    var reusesPort = false
     /// The write watermarks and the prebuffer limit, set on the engine once it is made.
     private var marks: WriteMarks?
     private var prebufferLimit = 0

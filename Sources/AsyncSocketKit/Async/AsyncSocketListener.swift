@@ -21,8 +21,10 @@ public final class AsyncSocketListener: Sendable {
 
     /// Listens on `port` (0: one the system chooses, see ``port``) of `host` (an interface name or a
     /// numeric address; `nil`: every address), both IPv4 and IPv6 where the host has them. Throws the
-    /// socket's error when it cannot listen (the port taken: the POSIX error).
-    public init(host: String? = nil, port: UInt16, logger: Logger? = nil) throws {
+    /// socket's error when it cannot listen (the port taken: the POSIX error). With `reusePort`, the
+    /// listeners set `SO_REUSEPORT`: other listeners of the same user that set it too may share the port,
+    /// and the kernel spreads the incoming connections over them.
+    public init(host: String? = nil, port: UInt16, reusePort: Bool = false, logger: Logger? = nil) throws {
         let (stream, continuation) = AsyncThrowingStream<AsyncSocketConnection, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(Self.pendingLimit))
         delegate = AsyncListenerDelegate(accepted: continuation)
@@ -34,6 +36,7 @@ public final class AsyncSocketListener: Sendable {
                 socket.disconnect()
             }
         }
+        socket.reusesPort = reusePort
         try socket.accept(onInterface: host, port: port)
     }
 

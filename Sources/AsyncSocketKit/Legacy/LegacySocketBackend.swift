@@ -25,6 +25,8 @@ package protocol LegacySocketBackend: AnyObject {
     func checkThread(_ call: StaticString)
 
     func acceptOnInterface(_ interface: String?, port: UInt16) throws
+    /// The next accept's listeners set SO_REUSEPORT (``RunLoopSocket/reusesPort``).
+    var reusesPort: Bool { get set }
     func connectToHost(_ host: String, port: UInt16, timeout: TimeInterval) throws
     func connectToAddress(_ address: Data, viaInterface interface: Data?, timeout: TimeInterval) throws
 

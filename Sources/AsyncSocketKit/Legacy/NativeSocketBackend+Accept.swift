@@ -18,7 +18,8 @@ extension NativeSocketBackend {
         let (address4, address6) = try HostNames.localAddresses(interface, port: port, operation: "acceptOnInterface")
         let sockets: (v4: Int32?, v6: Int32?)
         do {
-            sockets = try ListenSockets.open(v4: address4, v6: address6, toleratingMissingIPv6: true)
+            sockets = try ListenSockets.open(
+                v4: address4, v6: address6, toleratingMissingIPv6: true, reusePort: reusesPort)
         } catch {
             if error.operation == "socket" {
                 throw AsyncSocketError(.socketError, message: error.error.localizedDescription, underlying: error.error)

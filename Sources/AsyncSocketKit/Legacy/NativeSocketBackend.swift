@@ -71,6 +71,7 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
 
     /// Starts as one shared array, so a new socket allocates none for it.
     var modes = NativeSocketBackend.defaultModes
+    var reusesPort = false
     private static let defaultModes: [RunLoopMode] = [.default]
 
     /// The connected (or connecting, by address) descriptor.

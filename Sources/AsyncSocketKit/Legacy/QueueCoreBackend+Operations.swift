@@ -11,6 +11,7 @@ extension QueueCoreBackend {
     func acceptOnInterface(_ interface: String?, port: UInt16) throws {
         try checkCanStart("accept", started: started)
         let socket = makeQueueSocket()
+        socket.reusesPort = reusesPort
         do {
             try socket.accept(onInterface: Self.queueInterface(for: interface, port: port), port: port)
         } catch let error as QueueSocketError {

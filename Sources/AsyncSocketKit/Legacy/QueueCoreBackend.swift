@@ -48,6 +48,7 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// the next call that goes onto the socket queue anyway (a read, the flush), so an echoed line
     /// costs one `sync` instead of two. Loop thread only.
     var waitingWrites: [LegacyWrite] = []
+    var reusesPort = false
     /// The write watermarks and the prebuffer limit, set on each QueueSocket this backend makes.
     private var marks: WriteMarks?
     private var prebufferLimit = 0

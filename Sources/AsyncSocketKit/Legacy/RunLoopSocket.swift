@@ -139,6 +139,21 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         try acceptOnInterface(nil, port: port)
     }
 
+    /// Whether the listeners of the next `acceptOnInterface(_:port:)` set `SO_REUSEPORT` (default
+    /// `false`; beyond the original): other sockets of the same user that set it too may listen on the
+    /// same port (another loop, another process), and the kernel spreads the incoming connections over
+    /// them. Kept across a disconnect.
+    public var reusesPort: Bool {
+        get {
+            checkThread("reusesPort")
+            return backend.reusesPort
+        }
+        set {
+            checkThread("reusesPort")
+            backend.reusesPort = newValue
+        }
+    }
+
     /// Listens on `interface` (`acceptOnInterface:port:error:`): `nil` or "" for every interface,
     /// "localhost"/"loopback" for both loopback addresses, a numeric address, or a name whose first
     /// IPv4 and IPv6 addresses are used.

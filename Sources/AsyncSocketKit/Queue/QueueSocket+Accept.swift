@@ -8,6 +8,14 @@ import Foundation
 // newSocketQueueForConnection, then the child (already connected, never told didConnectToHost),
 // then didAcceptNewSocket. A child nobody keeps is disconnected and reported with itself.
 extension QueueSocket {
+    /// Whether the listeners of the next accept set `SO_REUSEPORT` (default `false`; beyond
+    /// GCDAsyncSocket): other sockets of the same user that set it too may listen on the same port, and
+    /// the kernel spreads the incoming connections over them. Kept across a disconnect.
+    public var reusesPort: Bool {
+        get { sync { reusePortOnAccept } }
+        set { sync { reusePortOnAccept = newValue } }
+    }
+
     /// Listens on `port` on every interface.
     public func accept(onPort port: UInt16) throws {
         try accept(onInterface: nil, port: port)
@@ -28,7 +36,8 @@ extension QueueSocket {
             engine.reset()
             let sockets: (v4: Int32?, v6: Int32?)
             do {
-                sockets = try ListenSockets.open(v4: v4, v6: v6, toleratingMissingIPv6: false)
+                sockets = try ListenSockets.open(
+                    v4: v4, v6: v6, toleratingMissingIPv6: false, reusePort: reusePortOnAccept)
             } catch let failure as ListenFailure {
                 throw failure.error
             }

@@ -51,6 +51,8 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     package var fd: Int32 = -1
     var listenFDs: [Int32] { listener?.sockets ?? [] }
     var unixListenPath: String?
+    /// The next accept's listeners set SO_REUSEPORT (``reusesPort``).
+    var reusePortOnAccept = false
     var readSource: (any DispatchSourceRead)?
     var writeSource: (any DispatchSourceWrite)?
     var readSourceSuspended = true
