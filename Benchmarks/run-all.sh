@@ -12,7 +12,7 @@
 #   ALLOCATIONS=0 TLS=0 UDP=0 Benchmarks/run-all.sh  # without the allocations, TLS and datagram tables
 #
 # Our servers: runloop (RunLoopSocket, native engine), runloop-qc (RunLoopSocket on the queue core),
-# queue (QueueSocket). Everything else (PIN, BENCH_OUT) is passed to Peers/run-peers.sh; read its header.
+# queue (QueueSocket), async (AsyncSocketConnection, beside its peer nio-async: SwiftNIO's NIOAsyncChannel). Everything else (PIN, BENCH_OUT) is passed to Peers/run-peers.sh; read its header.
 # All traffic is on 127.0.0.1; every client run is bounded by `timeout` and loadgen's own limit.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +24,7 @@ OUT=${OUT:-$HERE/RESULTS.md}
 echo "== build our servers (release) =="
 (cd "$HERE" && swift build -c release --product RunLoopEchoServer 2>&1 | tail -1)
 (cd "$HERE" && swift build -c release --product QueueEchoServer 2>&1 | tail -1)
+(cd "$HERE" && swift build -c release --product AsyncEchoServer 2>&1 | tail -1)
 BIN=$(cd "$HERE" && swift build -c release --show-bin-path)
 
 # run-peers.sh starts a server as `PATH PORT`: the queue-core variant needs a wrapper (exec keeps
@@ -35,8 +36,8 @@ exec "$BIN/RunLoopEchoServer" "\$1" --engine queue-core
 WRAP
 chmod +x "$BENCH_OUT/ours/runloop-queue-core"
 
-export SUT="runloop=$BIN/RunLoopEchoServer runloop-qc=$BENCH_OUT/ours/runloop-queue-core queue=$BIN/QueueEchoServer ${EXTRA_SUT:-}"
-export SERVERS=${SERVERS:-epoll libev-ev nio dispatch runloop runloop-qc queue}
+export SUT="runloop=$BIN/RunLoopEchoServer runloop-qc=$BENCH_OUT/ours/runloop-queue-core queue=$BIN/QueueEchoServer async=$BIN/AsyncEchoServer ${EXTRA_SUT:-}"
+export SERVERS=${SERVERS:-epoll libev-ev nio nio-async dispatch runloop runloop-qc queue async}
 COMMAND="REPEATS=$REPEATS SERVERS=\"$SERVERS\" PIN=${PIN:-1} $BASELINES"
 echo "== $COMMAND =="
 LOG=$(mktemp)

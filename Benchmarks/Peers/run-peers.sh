@@ -15,6 +15,7 @@
 #   libev-ev  c/echo_libevent_ev.c   one event_base, plain EV_READ|EV_PERSIST events + own buffers, 1 thread
 #   libev-bev c/echo_libevent.c      one event_base, bufferevents (evbuffer_readln for lines), 1 thread
 #   nio       swift-nio-echo         SwiftNIO 2.101.x, MultiThreadedEventLoopGroup(1); lines split by a handler
+#   nio-async swift-nio-echo         SwiftNIO's NIOAsyncChannel, one task per connection (the async face's peer)
 #   dispatch  swift-dispatch-echo    per-connection serial queue + read/write DispatchSources
 # The C peers echo bytes without splitting lines; SwiftNIO splits them as our servers do.
 # One client for all: c/loadgen.c (single thread, epoll). Every client run is bounded by `timeout` and by
@@ -46,7 +47,7 @@ gcc -O2 -Wall -Wextra -o c/echo_libevent c/echo_libevent.c $(pkg-config --cflags
 gcc -O2 -Wall -Wextra -o c/echo_libevent_ev c/echo_libevent_ev.c $(pkg-config --cflags --libs libevent)
 gcc -O2 -Wall -Wextra -o c/echo_epoll c/echo_epoll.c
 gcc -O2 -Wall -Wextra -o c/loadgen c/loadgen.c
-if [[ " ${SERVERS[*]:-epoll libev-ev libev-bev nio dispatch} " == *" nio "* ]]; then (cd swift-nio-echo && swift build -c release 2>&1 | tail -1); fi
+if [[ " ${SERVERS[*]:-epoll libev-ev libev-bev nio dispatch} " == *" nio"[\ -]* ]]; then (cd swift-nio-echo && swift build -c release 2>&1 | tail -1); fi
 (cd swift-dispatch-echo && swift build -c release 2>&1 | tail -1)
 
 LG=c/loadgen
@@ -56,6 +57,7 @@ declare -A CMD=(
   [libev-ev]="c/echo_libevent_ev"
   [libev-bev]="c/echo_libevent"
   [nio]="swift-nio-echo/.build/release/NIOEchoServer"
+  [nio-async]="swift-nio-echo/.build/release/NIOAsyncEchoServer"
   [dispatch]="swift-dispatch-echo/.build/release/DispatchEchoServer"
 )
 declare -A EXTRA=([nio]="1")

@@ -75,6 +75,7 @@ print("## Results: median (min–max)\n")
 print("Servers: **epoll** = C, raw level-triggered epoll; **libev-ev** = C, libevent `event_base` with plain "
       "`EV_READ|EV_PERSIST` / `EV_WRITE|EV_PERSIST` events and its own 256 KiB buffers (same buffer code as epoll); "
       "**libev-bev** = C, libevent bufferevents; **nio** = SwiftNIO, 1 event-loop thread; "
+      "**nio-async** = SwiftNIO's `NIOAsyncChannel`, 1 event-loop thread, one task per connection; "
       "**dispatch** = Swift, per-connection serial queue + DispatchSourceRead/Write. All single event-loop thread "
       "except dispatch (libdispatch pool).\n")
 print("| test | " + " | ".join(servers) + " |")

@@ -32,7 +32,7 @@ LATENCY = [
     ("pp_c1_same", "p99_us", "ping-pong 1 conn same core, p99 µs"),
     ("pp_c50_same", "p50_us", "ping-pong 50 conns same core, p50 µs"),
 ]
-OURS = [s for s in ("runloop", "runloop-qc", "queue") if s in servers]
+OURS = [s for s in ("runloop", "runloop-qc", "queue", "async") if s in servers]
 PEERS = [s for s in servers if s not in OURS]
 
 
@@ -79,7 +79,8 @@ cpu_model = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
 print(f"Machine: {sh('nproc')} CPUs, {cpu_model}, "
       f"{sh('swift --version 2>&1 | head -1')}, load before the run: {sh('cat /proc/loadavg')}.\n")
 print("Servers: **runloop** = `RunLoopSocket` (native engine), **runloop-qc** = `RunLoopSocket` on the queue "
-      "core, **queue** = `QueueSocket`; peers as in `Benchmarks/Peers/run-peers.sh`.\n")
+      "core, **queue** = `QueueSocket`, **async** = `AsyncSocketConnection` (one task per connection, on its "
+      "executor); peers as in `Benchmarks/Peers/run-peers.sh`.\n")
 
 print("## Throughput: median (min–max)\n")
 print("| test | " + " | ".join(servers) + " |")
@@ -90,8 +91,10 @@ for label, metric, title in THROUGHPUT + LATENCY:
 print("\n## Ratios of medians (higher is better)\n")
 columns = []
 for ours in OURS:
-    for peer in ("libev-ev", "nio", "dispatch"):
-        if peer in servers and not (ours != "queue" and peer == "dispatch"):
+    # The async face is compared with its own two peers: SwiftNIO's async face and QueueSocket.
+    peers = ("nio-async", "queue") if ours == "async" else ("libev-ev", "nio", "dispatch")
+    for peer in peers:
+        if peer in servers and not (ours not in ("queue", "async") and peer == "dispatch"):
             columns.append((ours, peer))
 print("| test | " + " | ".join(f"{o} / {p}" for o, p in columns) + " |")
 print("|---|" + "---|" * len(columns))
@@ -113,6 +116,8 @@ TARGETS = (
     + [("queue", "nio", label, metric, 0.8) for label, metric in SAME_CORE]
     + [("runloop", "libev-ev", "accept_echo", "conns_s", 0.9), ("queue", "dispatch", "accept_echo", "conns_s", 1.0)]
     + [("runloop-qc", "runloop", label, metric, 0.5) for label, metric, _ in THROUGHPUT if label not in ("bulk_c1", "bulk_c4")]
+    + [("async", peer, label, metric, 0.8) for peer in ("queue", "nio-async")
+       for label, metric in [("lines", "lines_s"), ("pp_c1", "rtt_s"), ("pp_c50", "rtt_s"), ("bulk_c1", "MiB_s")]]
 )
 print("\n## Speed targets\n")
 print("| target | ratio | met |")

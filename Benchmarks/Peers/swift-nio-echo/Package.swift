@@ -7,13 +7,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", .upToNextMinor(from: "2.101.2"))
     ],
     targets: [
+        .target(name: "NIOEchoLines", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
         .executableTarget(
             name: "NIOEchoServer",
             dependencies: [
+                "NIOEchoLines",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
-        )
+        ),
+        .executableTarget(
+            name: "NIOAsyncEchoServer",
+            dependencies: [
+                "NIOEchoLines",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

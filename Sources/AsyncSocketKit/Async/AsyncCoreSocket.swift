@@ -3,6 +3,7 @@ import DequeModule
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 // The socket under an async connection or listener: a QueueSocket (its sources, connect race, driver and
 // GCD rules) whose callbacks are made on the socket queue itself. They only resume continuations, which
@@ -15,12 +16,19 @@ import Logging
 // write waits; the others wait here, in order, until the queue drains to the low mark
 // (`socketDidBecomeWritable`), so writers that do not wait for each other still hold at most about the
 // high mark in memory (Net/WriteWatermarks.swift).
+//
+// A read or write started by a task running on the connection's executor, on the socket queue, joins the
+// queue there and then, instead of through an `async` onto the queue it is already on (QueueSocket's
+// public calls always take that hop) — unless a submission from another thread is still on its way,
+// which must go first: operations keep the order they were started in.
 package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
     // @unchecked Sendable: as QueueSocket's; the one variable this subclass adds, `waitingWrites`, is
     // touched only on the socket queue.
 
     /// Writes waiting for the write queue to drain to its low watermark: their bytes and tags.
     private var waitingWrites = Deque<(data: Data, tag: Int)>()
+    /// Submissions dispatched to the socket queue that have not run yet.
+    private let submissionsOnTheWay = Atomic<Int>(0)
 
     /// The delegate queue a QueueSocket must have to make callbacks; these sockets never use it.
     static let unusedDelegateQueue = DispatchQueue(label: "AsyncSocketKit.AsyncCoreSocket")
@@ -33,6 +41,39 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
     override func notify(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
         guard let delegate = storedDelegate else { return }
         body(delegate)
+    }
+
+    /// Starts the read `request` (see the header: at once on the socket queue, else as QueueSocket does).
+    func submitRead(_ request: ReadRequest) {
+        let request = SendableRequest(request: request)
+        submit { [self] in
+            enqueueOperation("read", { engine.enqueueRead(request.request) }, thenDequeue: { maybeDequeueRead() })
+        }
+    }
+
+    /// Starts the write `tag`: through the watermarks when `watermarked`, else at once (both as
+    /// ``submitRead(_:)``).
+    func submitWrite(_ data: Data, tag: Int, watermarked: Bool) {
+        submit { [self] in
+            if watermarked {
+                writeWhenWritable(data, tag: tag)
+            } else {
+                queueWrite(data, tag: tag)
+            }
+        }
+    }
+
+    private func submit(_ body: @escaping @Sendable () -> Void) {
+        if submissionsOnTheWay.load(ordering: .acquiring) == 0, isOnSocketQueue {
+            return body()
+        }
+        submissionsOnTheWay.add(1, ordering: .acquiringAndReleasing)
+        socketQueue.async { [self] in
+            onSocketQueue {
+                submissionsOnTheWay.subtract(1, ordering: .acquiringAndReleasing)
+                body()
+            }
+        }
     }
 
     /// Queues the write `tag` now when the write queue is within its watermarks and no earlier write

@@ -1,3 +1,4 @@
+import AsyncSocketCore
 import Foundation
 import Logging
 import Synchronization
@@ -63,7 +64,7 @@ public final class AsyncSocketConnection: Sendable {
         guard count >= 0 else { throw AsyncConnectionError.invalidArgument("a negative length (\(count))") }
         guard count > 0 else { return Data() }
         return try await perform(tag: delegate.operations.nextTag(), AsyncWaiter.data) { [socket] tag in
-            socket.readData(toLength: count, withTimeout: -1, tag: tag)
+            socket.submitRead(ReadRequest(kind: .length(count), timeout: -1, tag: tag))
         }
     }
 
@@ -77,7 +78,9 @@ public final class AsyncSocketConnection: Sendable {
                 "a maximum length (\(maxLength)) shorter than the separator (\(separator.count) bytes)")
         }
         return try await perform(tag: delegate.operations.nextTag(), AsyncWaiter.data) { [socket] tag in
-            socket.readData(to: separator, withTimeout: -1, maxLength: maxLength, tag: tag)
+            socket.submitRead(
+                ReadRequest(kind: .separator(SeparatorBytes.of(separator), maxLength: maxLength), timeout: -1, tag: tag)
+            )
         }
     }
 
@@ -86,7 +89,7 @@ public final class AsyncSocketConnection: Sendable {
     public func read(upTo maxLength: Int = 0) async throws -> Data {
         guard maxLength >= 0 else { throw AsyncConnectionError.invalidArgument("a negative length (\(maxLength))") }
         return try await perform(tag: delegate.operations.nextTag(), AsyncWaiter.data) { [socket] tag in
-            socket.readData(withTimeout: -1, buffer: nil, bufferOffset: 0, maxLength: maxLength, tag: tag)
+            socket.submitRead(ReadRequest(kind: .available(maxLength: maxLength), timeout: -1, tag: tag))
         }
     }
 
@@ -164,11 +167,7 @@ public final class AsyncSocketConnection: Sendable {
     public func write(_ data: Data) async throws {
         guard !data.isEmpty else { return }
         try await perform(tag: delegate.operations.nextTag(), AsyncWaiter.done) { [socket] tag in
-            if watermarked.load(ordering: .acquiring) {
-                socket.async { socket.writeWhenWritable(data, tag: tag) }
-            } else {
-                socket.write(data, withTimeout: -1, tag: tag)
-            }
+            socket.submitWrite(data, tag: tag, watermarked: watermarked.load(ordering: .acquiring))
         }
     }
 

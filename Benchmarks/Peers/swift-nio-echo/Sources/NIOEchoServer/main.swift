@@ -8,6 +8,7 @@
 //          sender, flushed on channelReadComplete (NIO's own UDP echo example, with the TCP side's
 //          maxMessagesPerRead of 16; no vector reads: NIO leaves them off by default).
 import NIOCore
+import NIOEchoLines
 import NIOPosix
 
 #if canImport(Glibc)
@@ -26,30 +27,6 @@ final class EchoHandler: ChannelInboundHandler {
     }
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         context.close(promise: nil)
-    }
-}
-
-struct NewlineDecoder: ByteToMessageDecoder {
-    typealias InboundOut = ByteBuffer
-
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        let nl: Int? = buffer.withUnsafeReadableBytes { raw -> Int? in
-            guard let base = raw.baseAddress, raw.count > 0,
-                let hit = memchr(base, 0x0A, raw.count)
-            else { return nil }
-            return base.distance(to: UnsafeRawPointer(hit))
-        }
-        guard let idx = nl else { return .needMoreData }
-        let line = buffer.readSlice(length: idx + 1)!  // keep the '\n'
-        context.fireChannelRead(Self.wrapInboundOut(line))
-        return .continue
-    }
-
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
-        -> DecodingState
-    {
-        while try self.decode(context: context, buffer: &buffer) == .continue {}
-        return .needMoreData
     }
 }
 
