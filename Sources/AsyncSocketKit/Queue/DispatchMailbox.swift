@@ -9,7 +9,7 @@ import Synchronization
 // scheduled at a time: entries posted while one waits join it, so a burst is one thread wake-up. A
 // scheduled drain keeps the mailbox and its owner alive, as a dispatched closure capturing them did,
 // so what was posted is handled even when the owner's last other reference goes meanwhile
-// (Benchmarks/UDP.md, "Allocations per datagram"). `unscheduled` is set under the lock, so a thread that
+// (Benchmarks/UDP.md, "At d68c6bc"). `unscheduled` is set under the lock, so a thread that
 // reads 0 there either comes after a `schedule()` (and dispatches behind that drain) or before the post.
 package final class DispatchMailbox<Entry: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `drainBlock` is written once, in `init`, before the object is shared; `owner`
