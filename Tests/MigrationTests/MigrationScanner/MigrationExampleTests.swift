@@ -11,6 +11,7 @@ struct MigrationExampleTests {
         let configuration = LineClientConfiguration(commands: ["PING"], replyTimeout: 1, timeoutExtension: 1)
         let clients: [any LineClient] = [
             RunLoopLineClient(configuration: configuration), QueueLineClient(configuration: configuration),
+            AsyncLineClient(configuration: configuration),
         ]
         for client in clients {
             #expect(client.configuration == configuration)
@@ -87,4 +88,54 @@ struct MigrationExampleTests {
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(client.trace == Self.slowConversation(port: server.port, unread: Data()))
     }
+
+    /// Runs an ``AsyncLineClient`` with `configuration` against a fresh ``LineTestServer`` until it
+    /// reports `disconnected` (its tasks on a thread of their own: the shared pool may be kept busy by
+    /// other tests); `act` sees each event as it comes, with the client.
+    private func runAsyncClient(
+        _ configuration: LineClientConfiguration,
+        act: @escaping @Sendable (LineClientEvent, AsyncLineClient) -> Void = { _, _ in }
+    ) throws -> (trace: [LineClientEvent], port: UInt16) {
+        let server = try LineTestServer()
+        defer { server.stop() }
+        let executor = ThreadExecutor(name: "AsyncLineClient")
+        defer { executor.shutdown() }
+        let done = DispatchSemaphore(value: 0)
+        let client = ClientBox()
+        client.value = AsyncLineClient(configuration: configuration, executor: executor) { event in
+            if let value = client.value { act(event, value) }
+            if event == .disconnected { done.signal() }
+        }
+        try client.value?.start(host: "127.0.0.1", port: server.port)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        return (client.value?.trace ?? [], server.port)
+    }
+
+    @Test("the async/await port has the same conversation, its last bytes collected by reads until the close")
+    func asyncConversation() throws {
+        let (trace, port) = try runAsyncClient(LineClientConfiguration(commands: commands))
+        #expect(trace == conversation(port: port))
+    }
+
+    @Test("the async/await port: a slow reply gets the one extension from its timer task, then a read timeout")
+    func asyncTimeout() throws {
+        let configuration = LineClientConfiguration(commands: ["SLOW"], replyTimeout: 0.2, timeoutExtension: 0.2)
+        let (trace, port) = try runAsyncClient(configuration)
+        #expect(trace == Self.slowConversation(port: port, unread: Data()))
+    }
+
+    @Test("the async/await port: stop() ends the conversation with disconnected and no reason")
+    func asyncStop() throws {
+        let configuration = LineClientConfiguration(commands: ["SLOW"], replyTimeout: 30, timeoutExtension: 30)
+        let (trace, _) = try runAsyncClient(configuration) { event, client in
+            if event == .sent("SLOW") { client.stop() }
+        }
+        #expect(trace.suffix(2) == [.sent("SLOW"), .disconnected])
+    }
+}
+
+/// The client a test's event callback reaches (set once, before the client starts).
+private final class ClientBox: @unchecked Sendable {
+    // @unchecked Sendable: `value` is written once, before `start`, and only read after.
+    var value: AsyncLineClient?
 }
