@@ -44,44 +44,55 @@ private final class Drain: @unchecked Sendable {
     }
 }
 
-/// Writes `stream` in chunks while the socket is writable; goes on from each drain report.
-private final class LoopWriter: RunLoopSocketDelegateBase {
+/// What a writer has done: it writes `stream` in chunks while the socket is writable, and goes on from
+/// each drain report.
+private struct WriterProgress {
     var sent = 0
     var drains = 0
     var mostQueued = 0
 
-    func writeWhileWritable(_ sock: RunLoopSocket) {
-        while sent < total, sock.isWritable {
-            sock.write(stream[sent..<sent + chunk], withTimeout: -1, tag: sent)
+    /// Writes chunks through `write` while `isWritable()`, noting the most `queued()` ever held.
+    mutating func writeWhileWritable(
+        isWritable: () -> Bool, queued: () -> Int, write: (_ chunk: Data, _ tag: Int) -> Void
+    ) {
+        while sent < total, isWritable() {
+            write(stream[sent..<sent + chunk], sent)
             sent += chunk
-            mostQueued = max(mostQueued, sock.queuedWriteBytes)
+            mostQueued = max(mostQueued, queued())
         }
+    }
+}
+
+/// The writer on a RunLoopSocket, on its loop thread.
+private final class LoopWriter: RunLoopSocketDelegateBase {
+    var progress = WriterProgress()
+
+    func writeWhileWritable(_ sock: RunLoopSocket) {
+        progress.writeWhileWritable(
+            isWritable: { sock.isWritable }, queued: { sock.queuedWriteBytes },
+            write: { sock.write($0, withTimeout: -1, tag: $1) })
     }
 
     override func onSocketDidBecomeWritable(_ sock: RunLoopSocket) {
-        drains += 1
+        progress.drains += 1
         writeWhileWritable(sock)
     }
 }
 
-/// The same on QueueSocket's delegate queue.
+/// The writer on a QueueSocket, on its delegate queue.
 private final class QueueWriter: QueueSocketDelegateBase, @unchecked Sendable {
-    // @unchecked Sendable: the counters are touched on `queue` only.
+    // @unchecked Sendable: `progress` is touched on `queue` only.
     let queue = DispatchQueue(label: "QueueWriter")
-    var sent = 0
-    var drains = 0
-    var mostQueued = 0
+    var progress = WriterProgress()
 
     func writeWhileWritable(_ sock: QueueSocket) {
-        while sent < total, sock.isWritable {
-            sock.write(stream[sent..<sent + chunk], withTimeout: -1, tag: sent)
-            sent += chunk
-            mostQueued = max(mostQueued, sock.queuedWriteBytes)
-        }
+        progress.writeWhileWritable(
+            isWritable: { sock.isWritable }, queued: { sock.queuedWriteBytes },
+            write: { sock.write($0, withTimeout: -1, tag: $1) })
     }
 
     override func socketDidBecomeWritable(_ sock: QueueSocket) {
-        drains += 1
+        progress.drains += 1
         writeWhileWritable(sock)
     }
 }
@@ -109,14 +120,14 @@ struct WriteWatermarkFaceTests {
             #expect(socket.writeWatermarks == WriteWatermarks(high: high, low: low))
             writer.writeWhileWritable(socket)
             #expect(runUntil { !socket.isWritable && socket.queuedWriteBytes > high })
-            #expect(writer.sent < total, "the writer stopped: the peer reads nothing")
-            #expect(writer.mostQueued <= high + chunk)
+            #expect(writer.progress.sent < total, "the writer stopped: the peer reads nothing")
+            #expect(writer.progress.mostQueued <= high + chunk)
             #expect(socket.queuedWriteCount >= 1 && socket.queuedReadCount == 0)
             let drain = Drain(connection.peer, count: total)
-            #expect(runUntil(timeout: 30) { writer.sent == total && socket.queuedWriteBytes == 0 })
+            #expect(runUntil(timeout: 30) { writer.progress.sent == total && socket.queuedWriteBytes == 0 })
             #expect(drain.take() == Array(stream))
-            #expect(writer.drains >= 1)
-            #expect(writer.mostQueued <= high + chunk)
+            #expect(writer.progress.drains >= 1)
+            #expect(writer.progress.mostQueued <= high + chunk)
         }
     }
 
@@ -137,14 +148,17 @@ struct WriteWatermarkFaceTests {
         try socket.setWriteWatermarks(WriteWatermarks(high: high, low: low))
         writer.queue.sync { writer.writeWhileWritable(socket) }
         #expect(waitUntil { !socket.isWritable && socket.queuedWriteBytes > high })
-        #expect(writer.queue.sync { writer.sent } < total)
+        #expect(writer.queue.sync { writer.progress.sent } < total)
         #expect(socket.queuedWriteCount >= 1)
         let drain = Drain(peer, count: total)
-        #expect(waitUntil(timeout: 30) { writer.queue.sync { writer.sent } == total && socket.queuedWriteBytes == 0 })
+        #expect(
+            waitUntil(timeout: 30) {
+                writer.queue.sync { writer.progress.sent } == total && socket.queuedWriteBytes == 0
+            })
         #expect(drain.take() == Array(stream))
         writer.queue.sync {
-            #expect(writer.drains >= 1)
-            #expect(writer.mostQueued <= high + chunk)
+            #expect(writer.progress.drains >= 1)
+            #expect(writer.progress.mostQueued <= high + chunk)
         }
     }
 
