@@ -35,6 +35,15 @@ struct UdpReceiveCoalescingTests {
         sendAndWaitQueued(count: 1, on: fd) { _ in peer.send(Array(payload), to: port) }
     }
 
+    /// A `QueueUdpSocket` bound to 127.0.0.1 with coalescing on, its recorder and its descriptor.
+    static func coalescingQueueSocket() throws -> (QueueUdpRecorder, QueueUdpSocket, Int32) {
+        let recorder = QueueUdpRecorder()
+        let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
+        try socket.bind(toPort: 0, interface: "127.0.0.1")
+        try socket.enableReceiveCoalescing(true)
+        return (recorder, socket, try #require(socket.descriptors.first))
+    }
+
     @Test(
         "the reader: one recvmmsg takes the buffer, each datagram is handed out in order with its sender; a limit applies to each"
     )
@@ -81,11 +90,7 @@ struct UdpReceiveCoalescingTests {
     @Test("QueueUdpSocket: continuous receiving delivers each datagram of a coalesced buffer, in order")
     func queueSocketContinuous() async throws {
         try await onNewThread {
-            let recorder = QueueUdpRecorder()
-            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
-            try socket.bind(toPort: 0, interface: "127.0.0.1")
-            try socket.enableReceiveCoalescing(true)
-            let fd = try #require(socket.descriptors.first)
+            let (recorder, socket, fd) = try Self.coalescingQueueSocket()
             let peer = Self.segmentingPeer()
             #expect(Self.sendCoalesced(from: peer, to: socket.localPort, queuedOn: fd))
             try socket.beginReceiving()
@@ -101,11 +106,7 @@ struct UdpReceiveCoalescingTests {
     )
     func queueSocketOnce() async throws {
         try await onNewThread {
-            let recorder = QueueUdpRecorder()
-            let socket = QueueUdpSocket(delegate: recorder, delegateQueue: recorder.queue)
-            try socket.bind(toPort: 0, interface: "127.0.0.1")
-            try socket.enableReceiveCoalescing(true)
-            let fd = try #require(socket.descriptors.first)
+            let (recorder, socket, fd) = try Self.coalescingQueueSocket()
             #expect(Self.sendCoalesced(from: Self.segmentingPeer(), to: socket.localPort, queuedOn: fd))
             for count in 1...6 {
                 try socket.receiveOnce()
