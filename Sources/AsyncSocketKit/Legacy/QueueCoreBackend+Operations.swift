@@ -142,18 +142,33 @@ extension QueueCoreBackend {
         report { delegate, owner in delegate.onSocket(owner, didConnectToHost: host, port: port) }
     }
 
-    /// The peer's close while no read waits for it (the native engine's RDHUP watch).
+    /// The peer's close while no read waits for it (the native engine's RDHUP watch), and bytes for a
+    /// read that waits (QueueCoreReadWatch.swift).
     private func watchForPeerClose() {
         guard let loop, let queue else { return }
         let descriptor = queue.legacySocketFD
         guard descriptor >= 0 else { return }
-        closeWatch?.cancel()
-        let source = loop.addFileSource(descriptor, modes: modes) { [weak self, weak queue] _ in
+        cancelCloseWatch()
+        let reads = queue.loopReads
+        let source = loop.addFileSource(descriptor, modes: modes) { [weak self, weak queue] event in
+            guard event != .readable else {
+                guard reads.isWanted else { return reads.apply() }
+                queue?.loopSawReadable()
+                return
+            }
             self?.closeWatch?.wantsPeerClose = false
             queue?.peerClosedWhileIdle()
         }
         source.wantsPeerClose = true
         closeWatch = source
+        reads.attach(source)
+    }
+
+    /// Stops the loop's watch of the descriptor.
+    private func cancelCloseWatch() {
+        closeWatch?.cancel()
+        closeWatch = nil
+        queue?.loopReads.detach()
     }
 
     // MARK: Reads, writes, TLS
@@ -296,8 +311,7 @@ extension QueueCoreBackend {
         epoch += 1
         _ = dropPendingFlush()
         waitingWrites.removeAll()
-        closeWatch?.cancel()
-        closeWatch = nil
+        cancelCloseWatch()
         presence?.invalidate()
         presence = nil
         queue?.disconnect()
@@ -318,8 +332,7 @@ extension QueueCoreBackend {
         checkThread("moveToRunLoop(_:)")
         guard newLoop !== loop, started, loop != nil else { return true }
         flushWritesNow()
-        closeWatch?.cancel()
-        closeWatch = nil
+        cancelCloseWatch()
         presence?.invalidate()
         presence = nil
         loop = newLoop
@@ -342,6 +355,7 @@ extension QueueCoreBackend {
         flushItem?.modes = newModes
         retarget { $0.modes = newModes }
         closeWatch?.setModes(newModes)
+        queue?.loopReads.setModes(newModes)
         presence?.setModes(newModes)
         return true
     }

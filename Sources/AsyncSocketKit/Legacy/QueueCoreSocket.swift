@@ -26,6 +26,11 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     private var wakeUpOwed = false
     /// What decides when the peer's end closes the socket.
     var legacyEnd = LegacyEndWatch()
+    /// The loop's watch for bytes to read (this connection has no dispatch read source).
+    let loopReads = QueueCoreReadWatch()
+    /// Whether a read waits for the loop to see bytes (socket queue only; `loopReads` keeps the same
+    /// for the loop).
+    private var waitsForLoopReadable = false
     /// What the last error close kept for willDisconnect (unread bytes, the still-open descriptor,
     /// the addresses): set on the socket queue before the disconnect callback is handed over, taken
     /// by it without waiting for the socket queue (a sync there from thousands of callbacks at once
@@ -88,26 +93,51 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
         doReadData()
     }
 
-    /// The loop's close watch reports the peer's close while no read waits (QueueCoreBackend), so the
-    /// read source waits for the first read that must wait for bytes (or the first write that must
-    /// wait for room, which makes it before the write source): a connection whose reads find their
-    /// bytes, or the end, and whose writes find room never registers one with libdispatch
-    /// (Benchmarks/QUEUE-CORE.md).
+    /// The loop watches the descriptor for bytes (QueueCoreReadWatch.swift): no dispatch read source is
+    /// made, at the start or later.
     override var watchesReadableFromStart: Bool { false }
+    override var watchesReadableWithDispatch: Bool { false }
 
-    /// After a zero estimate, reads go on without the source (it will not fire again). Before the read
-    /// source is made, a look at the descriptor (`poll`, no buffer) says whether bytes or the end
-    /// are there already: then the read goes on now, and no source is made.
+    override func watchReadable() {
+        guard !waitsForLoopReadable else { return }
+        waitsForLoopReadable = true
+        loopReads.want(true)
+    }
+
+    override func stopWatchingReadable() {
+        guard waitsForLoopReadable else { return }
+        waitsForLoopReadable = false
+        loopReads.want(false)
+    }
+
+    /// Before the loop is asked to watch, a look at the descriptor (`poll`, no buffer) says whether
+    /// bytes or the end are there already: then the read goes on now. Once the peer's end was met,
+    /// reads go on without watching.
     override func waitForBytes() {
         guard legacyEnd.readsToEnd else {
-            if readSource == nil, descriptorCloser != nil, fd >= 0, SocketOps.readiness(fd) != .nothing {
+            if !waitsForLoopReadable, descriptorCloser != nil, fd >= 0, SocketOps.readiness(fd) != .nothing {
                 readableHint = true
                 return doReadData()
             }
-            return super.waitForBytes()
+            return watchReadable()
         }
         readableHint = true
         async { [self] in doReadData() }
+    }
+
+    /// The loop saw bytes (or the end) while a read or the handshake waited for them: the pass runs
+    /// here, on the loop's thread, holding the socket queue; its callbacks join the loop's batch.
+    func loopSawReadable() {
+        sync {
+            guard waitsForLoopReadable else { return }
+            guard fd >= 0, connected else { return stopWatchingReadable() }
+            if tlsHandshaking {
+                continueHandshake()
+            } else {
+                readableHint = true
+                doReadData()
+            }
+        }
     }
 
     /// The loop's close watch saw the peer's FIN, or the read source reported the end.
@@ -123,7 +153,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     /// Sends the probe the way callbacks go: handed over here, on the socket queue, behind the
     /// callbacks sent before it (one at a time).
     override func confirmEndBehindCallbacks() {
-        suspendReadSource()
+        stopWatchingReadable()
         guard legacyEnd.probeMark == nil else { return }
         guard let probe = legacyEnd.probe else {
             return closeWithError(endOfStreamError)
@@ -182,6 +212,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
 
     override func didTearDown() {
         legacyEnd.reset()
+        stopWatchingReadable()
     }
 
     /// What the last error close kept for willDisconnect, handed over once; from any thread, without

@@ -166,7 +166,7 @@ extension QueueSocket {
             // A read, write or handshake started before the sources existed goes on: a read looks at
             // the descriptor (and watches it if nothing is there), the others once it is ready.
             if tlsHandshaking {
-                resumeReadSource()
+                watchReadable()
             } else if engine.readIsCurrent {
                 doReadData()
             }

@@ -47,7 +47,7 @@ extension QueueSocket: DescriptorConnection {
 
     /// Bytes with nothing to consume them: stop watching until a read arrives (GCD).
     package func bytesWaitWithoutRead() {
-        suspendReadSource()
+        stopWatchingReadable()
     }
 
     package func dequeueNextRead() {
@@ -81,7 +81,7 @@ extension QueueSocket: DescriptorConnection {
     }
 
     package func handshakeWaits() {
-        resumeReadSource()
+        watchReadable()
         if tls?.hasPendingCiphertext == true {
             resumeWriteSource()
         }
@@ -166,7 +166,7 @@ extension QueueSocket: DescriptorConnection {
 
     package func reportReadStreamEnded() {
         readStreamClosed = true
-        suspendReadSource()
+        stopWatchingReadable()
         notify { [self] in $0.socketDidCloseReadStream(self) }
     }
 

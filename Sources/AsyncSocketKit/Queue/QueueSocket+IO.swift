@@ -215,7 +215,7 @@ extension QueueSocket: ByteTransport {
     func resumeWriteSource() {
         guard let writeSource else {
             if let descriptorCloser, fd >= 0 {
-                if readSource == nil {
+                if readSource == nil && watchesReadableWithDispatch {
                     makeReadSource(closer: descriptorCloser)
                 }
                 makeWriteSource(closer: descriptorCloser)

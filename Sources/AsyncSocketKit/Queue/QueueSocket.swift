@@ -233,8 +233,22 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// A read waits for bytes: watch the descriptor.
     func waitForBytes() {
+        watchReadable()
+    }
+
+    /// Watches the descriptor for bytes to read (GCD: the read source, made on first use).
+    func watchReadable() {
         resumeReadSource()
     }
+
+    /// Stops watching the descriptor for bytes (GCD: suspends the read source).
+    func stopWatchingReadable() {
+        suspendReadSource()
+    }
+
+    /// Whether the descriptor's bytes are watched with a dispatch read source (a write source made
+    /// first then makes the read source before it; see `resumeWriteSource()`).
+    var watchesReadableWithDispatch: Bool { true }
 
     /// Whether the peer's end was noticed without reading up to it (never, under GCD).
     var endNoticedWithoutRead: Bool { false }
