@@ -15,7 +15,7 @@ import Foundation
 // an older state than the socket's.
 
 /// Whether a queue-core connection's loop watches its descriptor for bytes to read.
-final class QueueCoreReadWatch: @unchecked Sendable {
+package final class QueueCoreReadWatch: @unchecked Sendable {
     // @unchecked Sendable: `shared` is behind a `Lock`; `source` is touched on its loop's thread only.
     private struct Shared {
         var wanted = false
@@ -26,9 +26,11 @@ final class QueueCoreReadWatch: @unchecked Sendable {
     /// The backend's file source on the descriptor (loop thread only).
     private var source: RunLoopFileSource?
 
+    package init() {}
+
     /// Watches for bytes (or stops), from the socket queue on any thread: at once on the loop's own
     /// thread, through a perform from elsewhere; with no loop yet, when the source is attached.
-    func want(_ readable: Bool) {
+    package func want(_ readable: Bool) {
         let (loop, modes) = shared.withLock { shared -> (EventRunLoop?, [RunLoopMode]) in
             shared.wanted = readable
             return (shared.loop, shared.modes)
@@ -42,10 +44,10 @@ final class QueueCoreReadWatch: @unchecked Sendable {
     }
 
     /// Whether bytes are wanted now (read on the loop, as a fired source is handled).
-    var isWanted: Bool { shared.withLock { $0.wanted } }
+    package var isWanted: Bool { shared.withLock { $0.wanted } }
 
     /// The source the loop watches the descriptor with (on its loop's thread); applies what is wanted.
-    func attach(_ source: RunLoopFileSource) {
+    package func attach(_ source: RunLoopFileSource) {
         self.source = source
         shared.withLock {
             $0.loop = source.loop
@@ -55,19 +57,19 @@ final class QueueCoreReadWatch: @unchecked Sendable {
     }
 
     /// The source is being cancelled (on its loop's thread).
-    func detach() {
+    package func detach() {
         source = nil
         shared.withLock { $0.loop = nil }
     }
 
     /// The source's modes changed (on its loop's thread).
-    func setModes(_ modes: [RunLoopMode]) {
+    package func setModes(_ modes: [RunLoopMode]) {
         shared.withLock { $0.modes = modes }
     }
 
     /// Brings the source to what is wanted now (on the loop's thread; a perform that arrives on a loop
     /// the source has left does nothing).
-    func apply() {
+    package func apply() {
         guard let source, !source.isCancelled, source.loop.isCurrent else { return }
         source.wantsReadable = isWanted
     }
