@@ -11,14 +11,10 @@ struct LegacyEndWatch {
     var probeMark: Int?
     /// The loop's close watch saw the peer's FIN.
     var peerFinished = false
-    /// The read source reported the end: reads go on without it until the transport reports the
-    /// end itself.
-    var readsToEnd = false
 
     /// A new connection: nothing seen yet (the probe stays).
     mutating func reset() {
         probeMark = nil
         peerFinished = false
-        readsToEnd = false
     }
 }

@@ -2,8 +2,9 @@ import AsyncSocketCore
 import Dispatch
 import Foundation
 
-// The connection of RunLoopSocket's queue core: a QueueSocket (its dispatch sources, timers, connect
-// race and the connection driver) with the run-loop socket's rules where GCD's differ. Its callbacks
+// The connection of RunLoopSocket's queue core: a QueueSocket (its write source, timers, connect race
+// and the connection driver) with the run-loop socket's rules where GCD's differ. Readiness to read
+// comes from the socket's loop, not a dispatch read source (QueueCoreReadWatch.swift). Its callbacks
 // are handed to the loop's batch on the socket queue (QueueCoreBridge, QueueCoreBackend.deliver)
 // instead of the delegate queue; the peer's end waits for a probe to travel to the loop behind the
 // callbacks sent before it (reads those callbacks queue may still want the bytes); an error close
@@ -11,8 +12,9 @@ import Foundation
 // listener hands its children to the loop without a hop. QueueSocket's own code knows none of this:
 // it calls the hooks overridden here.
 final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
-    // @unchecked Sendable: as QueueSocket; `lastErrorClose` is behind a `Lock`, `coreBridge` and
-    // `route` are touched on the socket queue only.
+    // @unchecked Sendable: as QueueSocket; `lastErrorClose` is behind a `Lock`, `loopReads` keeps its
+    // shared state behind one; `coreBridge`, `route` and `waitsForLoopReadable` are touched on the
+    // socket queue only.
 
     /// The bridge of the backend that adopted this socket: timeout questions go to it directly.
     weak var coreBridge: QueueCoreBridge?
@@ -81,17 +83,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
         coreBridge.askTimeout(direction, query, reply: reply)
     }
 
-    // MARK: The peer's end
-
-    /// A zero estimate is the end or a reset, and after a hang-up libdispatch will not fire again: a
-    /// waiting read reads on until the transport says which (legacy reports a reset as the POSIX
-    /// error, and still delivers what came before it).
-    override func readSourceMetEnd() {
-        guard engine.readIsCurrent else { return super.readSourceMetEnd() }
-        legacyEnd.readsToEnd = true
-        readableHint = true
-        doReadData()
-    }
+    // MARK: Reading and the peer's end
 
     /// The loop watches the descriptor for bytes (QueueCoreReadWatch.swift): no dispatch read source is
     /// made, at the start or later.
@@ -111,37 +103,30 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     }
 
     /// Before the loop is asked to watch, a look at the descriptor (`poll`, no buffer) says whether
-    /// bytes or the end are there already: then the read goes on now. Once the peer's end was met,
-    /// reads go on without watching.
+    /// bytes or the end are there already: then the read goes on now.
     override func waitForBytes() {
-        guard legacyEnd.readsToEnd else {
-            if !waitsForLoopReadable, descriptorCloser != nil, fd >= 0, SocketOps.readiness(fd) != .nothing {
-                readableHint = true
-                return doReadData()
-            }
-            return watchReadable()
+        if !waitsForLoopReadable, descriptorCloser != nil, fd >= 0, SocketOps.readiness(fd) != .nothing {
+            readableHint = true
+            return doReadData()
         }
-        readableHint = true
-        async { [self] in doReadData() }
+        watchReadable()
     }
 
-    /// The loop saw bytes (or the end) while a read or the handshake waited for them: the pass runs
-    /// here, on the loop's thread, holding the socket queue; its callbacks join the loop's batch.
+    /// The loop saw bytes (or the end, or an error) while a read or the handshake waited for them: the
+    /// pass runs here, on the loop's thread, holding the socket queue; its callbacks join the loop's
+    /// batch. A read meets the end or the error itself (legacy reports a reset as the POSIX error,
+    /// and still delivers what came before it).
     func loopSawReadable() {
         sync {
             guard waitsForLoopReadable else { return }
             guard fd >= 0, connected else { return stopWatchingReadable() }
-            if tlsHandshaking {
-                continueHandshake()
-            } else {
-                readableHint = true
-                doReadData()
-            }
+            readableHint = true
+            descriptorReadable()
         }
     }
 
-    /// The loop's close watch saw the peer's FIN, or the read source reported the end.
-    override var endNoticedWithoutRead: Bool { legacyEnd.peerFinished || legacyEnd.readsToEnd }
+    /// The loop's close watch saw the peer's FIN.
+    override var endNoticedWithoutRead: Bool { legacyEnd.peerFinished }
 
     /// A reset is the POSIX error it is (pending in SO_ERROR when no read consumed it), as the native
     /// engine reports it; a clean end is `closed` (a nil error for the legacy delegate).

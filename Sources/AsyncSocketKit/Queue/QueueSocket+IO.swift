@@ -243,11 +243,16 @@ extension QueueSocket: ByteTransport {
             case .endOrError: break
             }
         }
+        descriptorReadable()
+    }
+
+    /// The descriptor can be read (`readableHint`: bytes wait; otherwise its end or an error): the
+    /// handshake goes on, or a read pass runs, or the end is met. The read source's handler calls it,
+    /// and the queue core's loop when it sees the descriptor readable (QueueCoreReadWatch.swift).
+    func descriptorReadable() {
         if tlsHandshaking {
             continueHandshake()
-            return
-        }
-        if readableHint {
+        } else if readableHint {
             doReadData()
         } else {
             readSourceMetEnd()
