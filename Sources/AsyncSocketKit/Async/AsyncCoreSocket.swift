@@ -22,13 +22,16 @@ import Synchronization
 // public calls always take that hop) — unless a submission from another thread is still on its way,
 // which must go first: operations keep the order they were started in.
 package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
-    // @unchecked Sendable: as QueueSocket's; the one variable this subclass adds, `waitingWrites`, is
-    // touched only on the socket queue.
+    // @unchecked Sendable: as QueueSocket's; `waitingWrites` is touched only on the socket queue;
+    // `tap` is set before the socket connects or listens (or, for an accepted socket, before it is
+    // adopted) and only read after, on the socket queue.
 
     /// Writes waiting for the write queue to drain to its low watermark: their bytes and tags.
     private var waitingWrites = Deque<(data: Data, tag: Int)>()
     /// Submissions dispatched to the socket queue that have not run yet.
     private let submissionsOnTheWay = Atomic<Int>(0)
+    /// Sees every callback before the delegate does (AsyncSocketObservation.swift).
+    private var tap: (any QueueSocketDelegate & Sendable)?
 
     /// The delegate queue a QueueSocket must have to make callbacks; these sockets never use it.
     static let unusedDelegateQueue = DispatchQueue(label: "AsyncSocketKit.AsyncCoreSocket")
@@ -37,9 +40,17 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
         self.init(delegate: delegate, delegateQueue: Self.unusedDelegateQueue, logger: logger)
     }
 
-    /// The callback runs here, on the socket queue.
+    /// Asks the current task's observer, if there is one, for the tap (before connecting or listening).
+    func startObserving() {
+        tap = AsyncSocketObservation.observer?.observe(self)
+    }
+
+    /// The callback runs here, on the socket queue (the tap's first).
     override func notify(_ body: @escaping @Sendable (any QueueSocketDelegate) -> Void) {
         guard let delegate = storedDelegate else { return }
+        if let tap {
+            body(tap)
+        }
         body(delegate)
     }
 
@@ -111,6 +122,10 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
         }
         let delegate = AsyncConnectionDelegate()
         let socket = AsyncCoreSocket(delegate: delegate, logger: logger)
+        if let tap {
+            socket.tap = tap
+            tap.socket(self, didAcceptNewSocket: socket)
+        }
         socket.adoptAccepted(child, unix: unixListenPath != nil, watching: true)
         listener.hand(AsyncSocketConnection(socket: socket, delegate: delegate))
     }

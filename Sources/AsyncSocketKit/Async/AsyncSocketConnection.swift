@@ -50,6 +50,7 @@ public final class AsyncSocketConnection: Sendable {
     {
         let delegate = AsyncConnectionDelegate()
         let socket = AsyncCoreSocket(delegate: delegate, logger: logger)
+        socket.startObserving()
         let connection = AsyncSocketConnection(socket: socket, delegate: delegate)
         try await connection.perform(tag: AsyncOperations.connectTag, AsyncWaiter.done) { _ in
             try socket.connect(toHost: host, onPort: port)

@@ -80,7 +80,11 @@ enum DivergenceFinder {
                 "  \(reference.name): …\(ByteText.describe(left.dropFirst(start)))\n"
                     + "  \(other.name): …\(ByteText.describe(right.dropFirst(start)))")
         }
-        return traceDivergence(reference, other, rules: rules).map { divergence($0.kind, $0.excerpt) }
+        var traceRules = rules
+        if !reference.recordsTags || !other.recordsTags {
+            traceRules.comparesTags = false
+        }
+        return traceDivergence(reference, other, rules: traceRules).map { divergence($0.kind, $0.excerpt) }
     }
 
     /// The difference that comes first in the reference run (by its place in the whole trace)

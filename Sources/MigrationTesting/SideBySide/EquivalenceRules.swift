@@ -22,6 +22,9 @@ public struct EquivalenceRules: Sendable {
     /// their order differs between the run-loop class (the next item starts on a later pass) and GCD
     /// (at once).
     public var comparesReadsAndWritesSeparately = true
+    /// Compare the tags of reads, writes and their timeouts (the runner leaves them out of any
+    /// comparison with a run that records none: an async port's).
+    public var comparesTags = true
     /// Sockets whose events are left out, by label.
     public var ignoredSockets: Set<String> = []
     /// Further rules of the program's own, applied in order: each maps an entry to its comparable
@@ -38,7 +41,10 @@ public struct EquivalenceRules: Sendable {
     public func normalize(_ trace: [TraceEntry]) -> [TraceEntry] {
         var result: [TraceEntry] = []
         for entry in trace {
-            guard let kept = keep(entry).flatMap(applyCustom) else { continue }
+            guard var kept = keep(entry).flatMap(applyCustom) else { continue }
+            if !comparesTags {
+                kept.event = kept.event.untagged
+            }
             if mergesConsecutiveReads, case .read(let tag, let data) = kept.event,
                 let last = result.indices.last(where: { result[$0].socket == kept.socket }),
                 case .read(tag, let earlier) = result[last].event

@@ -1,8 +1,8 @@
 import AsyncSocketKit
 import Foundation
 
-/// Plays one peer script against several programs — the legacy code and its modern port, or the
-/// legacy code on both `RunLoopSocket` engines — one after the other, each with a fresh peer, and
+/// Plays one peer script against several programs — the legacy code and its modern port (on
+/// `QueueSocket`, or async), or the legacy code on both `RunLoopSocket` engines — one after the other, each with a fresh peer, and
 /// compares what each did with the first: the bytes the peer received (byte for byte), how the
 /// peer's script went, and the traces under ``EquivalenceRules``.
 ///
@@ -49,7 +49,15 @@ public struct SideBySideRunner: Sendable {
             return runLegacy(subject.name, engine: engine, body, deadline: deadline)
         case .modern(let body):
             return runModern(subject.name, body, deadline: deadline)
+        case .async(let body):
+            return runAsync(subject.name, body, deadline: deadline)
         }
+    }
+
+    /// A server-role script's peer, started (`nil` for a client-role script, which starts once the
+    /// program listens).
+    private func startServerPeer() throws -> ScriptedPeer? {
+        script.role == .server ? try ScriptedPeer.start(script) : nil
     }
 
     // MARK: Legacy
@@ -60,12 +68,10 @@ public struct SideBySideRunner: Sendable {
     ) -> SubjectOutcome {
         var problems: [String] = []
         var peer: ScriptedPeer?
-        if script.role == .server {
-            do {
-                peer = try ScriptedPeer.start(script)
-            } catch {
-                return SubjectOutcome(name: name, trace: [], peer: nil, problems: ["the peer did not start: \(error)"])
-            }
+        do {
+            peer = try startServerPeer()
+        } catch {
+            return SubjectOutcome(name: name, trace: [], peer: nil, problems: ["the peer did not start: \(error)"])
         }
         let thread = EventRunLoopThread(name: "side-by-side \(name)")
         defer { thread.terminate() }
@@ -106,12 +112,10 @@ public struct SideBySideRunner: Sendable {
     {
         var problems: [String] = []
         var peer: ScriptedPeer?
-        if script.role == .server {
-            do {
-                peer = try ScriptedPeer.start(script)
-            } catch {
-                return SubjectOutcome(name: name, trace: [], peer: nil, problems: ["the peer did not start: \(error)"])
-            }
+        do {
+            peer = try startServerPeer()
+        } catch {
+            return SubjectOutcome(name: name, trace: [], peer: nil, problems: ["the peer did not start: \(error)"])
         }
         let run = ModernRun(peerPort: peer?.port)
         do {
@@ -122,15 +126,58 @@ public struct SideBySideRunner: Sendable {
         if problems.isEmpty {
             problems += playAndSettle(peer: &peer, listeningPort: run.listeningPort, log: run.log, deadline: deadline)
         }
-        let open = run.recorders.flatMap(\.sockets).filter { !$0.isDisconnected }
+        problems += Self.disconnectOpen(run.recorders.flatMap(\.sockets), log: run.log)
+        run.releaseKept()
+        return SubjectOutcome(name: name, trace: run.log.trace, peer: peer?.outcome, problems: problems)
+    }
+
+    /// Disconnects the traced sockets still open and waits for their reports; returns what did not
+    /// happen in time.
+    private static func disconnectOpen(_ sockets: [QueueSocket], log: TraceLog) -> [String] {
+        let open = sockets.filter { !$0.isDisconnected }
         for socket in open {
             socket.disconnect()
         }
-        if !run.log.waitForDisconnects(of: open.map { run.log.label(of: $0) }, timeout: Self.teardownTimeout) {
-            problems.append("a socket disconnected by the runner did not report it in time")
+        guard log.waitForDisconnects(of: open.map { log.label(of: $0) }, timeout: Self.teardownTimeout) else {
+            return ["a socket disconnected by the runner did not report it in time"]
         }
+        return []
+    }
+
+    // MARK: Async
+
+    private func runAsync(
+        _ name: String, _ body: @escaping @Sendable (AsyncRun) async throws -> Void, deadline: Date
+    ) -> SubjectOutcome {
+        var problems: [String] = []
+        var peer: ScriptedPeer?
+        do {
+            peer = try startServerPeer()
+        } catch {
+            return SubjectOutcome(
+                name: name, trace: [], peer: nil, problems: ["the peer did not start: \(error)"], recordsTags: false)
+        }
+        let run = AsyncRun(peerPort: peer?.port)
+        let observer: any AsyncSocketObserver = AsyncRun.Observer(run: run)
+        let returned = Outcome()
+        Task(executorPreference: run.executor) {
+            do {
+                try await AsyncSocketObservation.$observer.withValue(observer) { try await body(run) }
+                returned.finish(nil)
+            } catch {
+                returned.finish("the program threw \(error)")
+            }
+        }
+        if let problem = returned.wait(until: deadline) ?? "the program did not return in time" {
+            problems.append(problem)
+        }
+        if problems.isEmpty {
+            problems += playAndSettle(peer: &peer, listeningPort: run.listeningPort, log: run.log, deadline: deadline)
+        }
+        problems += Self.disconnectOpen(run.recorder.sockets, log: run.log)
         run.releaseKept()
-        return SubjectOutcome(name: name, trace: run.log.trace, peer: peer?.outcome, problems: problems)
+        return SubjectOutcome(
+            name: name, trace: run.log.trace, peer: peer?.outcome, problems: problems, recordsTags: false)
     }
 
     // MARK: Both

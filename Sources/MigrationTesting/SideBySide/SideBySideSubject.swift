@@ -7,6 +7,7 @@ public struct SideBySideSubject: Sendable {
     enum Body: Sendable {
         case legacy(RunLoopSocket.Engine, @Sendable (LegacyRun) throws -> Void)
         case modern(@Sendable (ModernRun) throws -> Void)
+        case async(@Sendable (AsyncRun) async throws -> Void)
     }
 
     /// The name the report uses.
@@ -31,6 +32,19 @@ public struct SideBySideSubject: Sendable {
     {
         SideBySideSubject(name: name, body: .modern(body))
     }
+
+    /// An async port: `body` runs in a task on ``AsyncRun/executor``, starts its work (connecting to
+    /// ``AsyncRun/peerPort``, or listening and calling ``AsyncRun/listening(on:)``) in tasks of its own
+    /// on that executor, and returns. Every ``AsyncSocketConnection`` and ``AsyncSocketListener`` made in
+    /// it, or in the tasks it starts, is traced (name them with ``AsyncRun/name(next:)``); an async
+    /// connection has no tags, so its reads and writes are recorded with tag 0 and the tags of the other
+    /// runs are left out of the comparison with it. Its timeouts are its own tasks: a timeout shows in
+    /// the trace as the close the port then makes.
+    public static func async(
+        _ name: String = "AsyncSocketConnection", _ body: @escaping @Sendable (AsyncRun) async throws -> Void
+    ) -> SideBySideSubject {
+        SideBySideSubject(name: name, body: .async(body))
+    }
 }
 
 /// What one program did in a side-by-side run.
@@ -44,4 +58,6 @@ public struct SubjectOutcome: Sendable {
     /// What kept the run from finishing normally: a thrown error, a program that never listened, a
     /// peer or connection that did not finish in time.
     public var problems: [String]
+    /// Whether the trace carries the program's tags (an async port's has none: its tags are 0).
+    public var recordsTags = true
 }

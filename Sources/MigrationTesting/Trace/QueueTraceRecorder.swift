@@ -18,11 +18,24 @@ public final class QueueTraceRecorder: QueueSocketDelegate, @unchecked Sendable 
     private let inner: (any QueueSocketDelegate)?
     private let lock = Lock()
     private var seen: [WeakReference<QueueSocket>] = []
+    /// Whether reads and writes are recorded with their tags (an async connection's are its own
+    /// operation numbers, recorded as 0).
+    private let recordsTags: Bool
 
     /// A recorder passing every callback on to `inner` (held strongly), writing to `log`.
-    public init(wrapping inner: (any QueueSocketDelegate)?, log: TraceLog = TraceLog()) {
+    public convenience init(wrapping inner: (any QueueSocketDelegate)?, log: TraceLog = TraceLog()) {
+        self.init(wrapping: inner, log: log, recordsTags: true)
+    }
+
+    init(wrapping inner: (any QueueSocketDelegate)?, log: TraceLog, recordsTags: Bool) {
         self.inner = inner
         self.log = log
+        self.recordsTags = recordsTags
+    }
+
+    /// `tag` as recorded.
+    private func recorded(_ tag: Int) -> Int {
+        recordsTags ? tag : 0
     }
 
     /// Puts a new recorder in front of `socket`'s delegate (on the same delegate queue) and labels
@@ -75,22 +88,22 @@ public final class QueueTraceRecorder: QueueSocketDelegate, @unchecked Sendable 
     }
 
     public func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {
-        log.record(sock, .read(tag: tag, data: data))
+        log.record(sock, .read(tag: recorded(tag), data: data))
         inner?.socket(sock, didRead: data, withTag: tag)
     }
 
     public func socket(_ sock: QueueSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {
-        log.record(sock, .partialRead(tag: tag, length: partialLength))
+        log.record(sock, .partialRead(tag: recorded(tag), length: partialLength))
         inner?.socket(sock, didReadPartialDataOfLength: partialLength, tag: tag)
     }
 
     public func socket(_ sock: QueueSocket, didWriteDataWithTag tag: Int) {
-        log.record(sock, .wrote(tag: tag))
+        log.record(sock, .wrote(tag: recorded(tag)))
         inner?.socket(sock, didWriteDataWithTag: tag)
     }
 
     public func socket(_ sock: QueueSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {
-        log.record(sock, .partialWrite(tag: tag, length: partialLength))
+        log.record(sock, .partialWrite(tag: recorded(tag), length: partialLength))
         inner?.socket(sock, didWritePartialDataOfLength: partialLength, tag: tag)
     }
 
@@ -98,7 +111,7 @@ public final class QueueTraceRecorder: QueueSocketDelegate, @unchecked Sendable 
         _ sock: QueueSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
     ) -> TimeInterval {
         let answer = inner?.socket(sock, shouldTimeoutReadWithTag: tag, elapsed: elapsed, bytesDone: length) ?? 0
-        log.record(sock, .readTimeout(tag: tag, extended: answer > 0))
+        log.record(sock, .readTimeout(tag: recorded(tag), extended: answer > 0))
         return answer
     }
 
@@ -106,7 +119,7 @@ public final class QueueTraceRecorder: QueueSocketDelegate, @unchecked Sendable 
         _ sock: QueueSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
     ) -> TimeInterval {
         let answer = inner?.socket(sock, shouldTimeoutWriteWithTag: tag, elapsed: elapsed, bytesDone: length) ?? 0
-        log.record(sock, .writeTimeout(tag: tag, extended: answer > 0))
+        log.record(sock, .writeTimeout(tag: recorded(tag), extended: answer > 0))
         return answer
     }
 

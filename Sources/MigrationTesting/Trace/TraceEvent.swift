@@ -41,6 +41,23 @@ public enum TraceEvent: Hashable, Sendable, CustomStringConvertible {
     /// UDP: a send failed or timed out, the failure classified as a ``CloseReason``.
     case datagramNotSent(tag: Int, CloseReason)
 
+    /// The event with its tag, if it has one, made 0.
+    var untagged: TraceEvent {
+        switch self {
+        case .read(_, let data): return .read(tag: 0, data: data)
+        case .partialRead(_, let length): return .partialRead(tag: 0, length: length)
+        case .wrote: return .wrote(tag: 0)
+        case .partialWrite(_, let length): return .partialWrite(tag: 0, length: length)
+        case .readTimeout(_, let extended): return .readTimeout(tag: 0, extended: extended)
+        case .writeTimeout(_, let extended): return .writeTimeout(tag: 0, extended: extended)
+        case .datagramSent: return .datagramSent(tag: 0)
+        case .datagramNotSent(_, let reason): return .datagramNotSent(tag: 0, reason)
+        case .connected, .accepted, .secured, .readStreamClosed, .disconnected, .datagramReceived,
+            .datagramNotReceived:
+            return self
+        }
+    }
+
     /// A short, readable form, with bytes shown as escaped text.
     public var description: String {
         switch self {

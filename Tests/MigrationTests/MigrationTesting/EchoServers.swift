@@ -52,3 +52,20 @@ final class ModernLineEchoServer: QueueSocketDelegate, @unchecked Sendable {
         children.removeAll { $0 === sock }
     }
 }
+
+/// The same server on AsyncSocketConnection: one task takes the accepted connections, one task per
+/// connection echoes its lines (each with its "\n", as the others echo what they read) until the
+/// peer closes.
+enum AsyncLineEchoServer {
+    static func serve(_ listener: AsyncSocketListener, on executor: any TaskExecutor) {
+        Task(executorPreference: executor) {
+            for try await connection in listener.connections {
+                Task(executorPreference: executor) {
+                    while let line = try? await connection.read(through: QueueSocket.lfData) {
+                        try await connection.write(line)
+                    }
+                }
+            }
+        }
+    }
+}

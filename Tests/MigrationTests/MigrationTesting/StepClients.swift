@@ -144,3 +144,48 @@ enum StepSubjects {
         }
     }
 }
+
+/// The same client on AsyncSocketConnection, its steps one `await` each (a read's timeout is left to
+/// the default of the tagged calls' 10 s: no step here waits that long). Once its steps are done it
+/// reads on until the peer closes, as the QueueSocket port keeps a read queued.
+enum AsyncStepClient {
+    static func play(_ steps: [ClientStep], port: UInt16) async {
+        guard let connection = try? await AsyncSocketConnection.connect(toHost: "127.0.0.1", port: port) else {
+            return
+        }
+        do {
+            for step in steps {
+                switch step {
+                case .readLine(_, _, let maxLength):
+                    _ = try await connection.read(through: QueueSocket.crlfData, maxLength: maxLength)
+                case .readLength(let length, _):
+                    _ = try await connection.read(exactly: length)
+                case .write(let text, _):
+                    try await connection.write(Data(text.utf8))
+                case .startTLS(let settings):
+                    try await connection.startTLS(settings)
+                case .disconnect:
+                    connection.close()
+                    return
+                }
+            }
+            while true {
+                _ = try await connection.read(upTo: 0)
+            }
+        } catch {
+            connection.close()
+        }
+    }
+}
+
+extension StepSubjects {
+    static func async(_ steps: [ClientStep]) -> SideBySideSubject {
+        .async { run in
+            run.name(next: "client")
+            let port = run.peerPort ?? 0
+            Task(executorPreference: run.executor) {
+                await AsyncStepClient.play(steps, port: port)
+            }
+        }
+    }
+}
