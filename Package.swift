@@ -8,17 +8,21 @@ let examples = [
     "AsyncEchoServer",
 ]
 
+/// The fuzz targets' logic is a product only for Tests/Fuzz/ (a separate package built with libFuzzer),
+/// whose build.sh sets ASYNCSOCKETKIT_FUZZ_TARGETS=1; it is not part of the package's public products.
+let fuzzTargetsProduct: [Product] =
+    Context.environment["ASYNCSOCKETKIT_FUZZ_TARGETS"] == "1"
+    ? [.library(name: "FuzzTargets", targets: ["FuzzTargets"])] : []
+
+// No Apple platform is declared: the package builds on Linux only (glibc; recvmmsg, UDP_GRO, eventfd).
 let package = Package(
     name: "AsyncSocketKit",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "AsyncSocketKit", targets: ["AsyncSocketKit"]),
         .library(name: "MigrationTesting", targets: ["MigrationTesting"]),
         .library(name: "AsyncSocketTesting", targets: ["AsyncSocketTesting"]),
-        // For Tests/Fuzz/ (a separate package built with libFuzzer): the fuzz targets' logic.
-        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .executable(name: "asyncsocket", targets: ["AsyncSocketCommand"]),
-    ],
+    ] + fuzzTargetsProduct,
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
