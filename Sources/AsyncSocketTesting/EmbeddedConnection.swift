@@ -3,7 +3,7 @@ import EngineTestSupport
 import Foundation
 import Logging
 
-/// A ``RunLoopSocket`` with no descriptor, no thread and no real time, and the peer at its other end,
+/// A `RunLoopSocket` with no descriptor, no thread and no real time, and the peer at its other end,
 /// played by the test — the way SwiftNIO's `EmbeddedChannel` tests a channel handler.
 ///
 /// ``socket`` is a real `RunLoopSocket` whose I/O runs the library's own connection driver (the code
@@ -27,9 +27,9 @@ import Logging
 /// nothing left to do now: the passes it queued have run. Calls on the socket itself (a connect, a
 /// read, a write) queue their passes as on a loop; ``runPendingPasses()`` or the next peer action
 /// runs them. Connects always succeed (any host name, no lookup); listening is
-/// not supported (``RunLoopSocket/acceptOnInterface(_:port:)`` throws). TLS is played by the peer: a
+/// not supported (`RunLoopSocket.acceptOnInterface(_:port:)` throws). TLS is played by the peer: a
 /// `startTLS` marker waits for ``finishHandshake()``, which reports `onSocketDidSecure`; no bytes are
-/// encrypted. ``RunLoopSocket/moveToRunLoop(_:)`` returns `false` (there is no loop) and the socket
+/// encrypted. `RunLoopSocket.moveToRunLoop(_:)` returns `false` (there is no loop) and the socket
 /// reports no descriptors (-1) and no local address. `engine` reads `.native`, whose rules it runs.
 ///
 /// Not thread-safe: use one `EmbeddedConnection` and its socket from one thread.
@@ -45,8 +45,8 @@ public final class EmbeddedConnection {
     private let backend: EmbeddedBackend
 
     /// A socket for `delegate` (held weakly, as always) with `userData`; `preBuffering` as in
-    /// ``RunLoopSocket/init(delegate:userData:preBuffering:engine:resolver:logger:)`` (`nil`:
-    /// ``RunLoopSocket/defaultPreBuffering``); `logger` receives the socket's `.debug` lines.
+    /// `RunLoopSocket.init(delegate:userData:preBuffering:engine:resolver:logger:)` (`nil`:
+    /// `RunLoopSocket.defaultPreBuffering`); `logger` receives the socket's `.debug` lines.
     public init(
         delegate: (any RunLoopSocketDelegate)?, userData: Int = 0, preBuffering: Bool? = nil, logger: Logger? = nil
     ) {

@@ -399,7 +399,7 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     /// Queues a TLS marker in both queues (`startTLS:`): reads and writes queued before it run in
     /// plaintext, later ones after `onSocketDidSecure`. `settings` uses the original's keys
     /// (`kCFStreamSSLPeerName`, `kCFStreamSSLIsServer`, `kCFStreamSSLCertificates`, …; see
-    /// ``TLSSettings/init(legacyDictionary:)``). Settings that cannot be applied — an unknown key
+    /// `TLSSettings.init(legacyDictionary:)`). Settings that cannot be applied — an unknown key
     /// among them — close the socket with ``AsyncSocketError`` −1 naming the problem when the marker
     /// is reached. Each call queues another marker, as in the original.
     public func startTLS(_ settings: [String: Any]?) {

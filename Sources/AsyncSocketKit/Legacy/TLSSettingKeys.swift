@@ -39,6 +39,6 @@ public let GCDAsyncSocketSSLALPN = TLSSettings.LegacyKey.alpn.rawValue
 public let GCDAsyncSocketSSLCipherSuites = TLSSettings.LegacyKey.cipherSuites.rawValue
 /// `AsyncSocketTLSTrustRoots` (an AsyncSocketKit key, not one of the original's): the private CA to
 /// trust besides the system store, as a PEM file path or an array of paths, for code that passes
-/// only dictionaries to `startTLS` (the typed form is ``TLSSettings/trustRoots``).
+/// only dictionaries to `startTLS` (the typed form is `TLSSettings.trustRoots`).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public let AsyncSocketTLSTrustRoots = TLSSettings.LegacyKey.trustRoots.rawValue

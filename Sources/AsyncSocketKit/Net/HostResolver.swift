@@ -10,7 +10,7 @@ import Logging
 /// Resolves host names to addresses asynchronously with evdns.
 ///
 /// ``system`` reads `/etc/resolv.conf` and `/etc/hosts`. A resolver made with
-/// ``init(nameservers:hostsFile:timeout:)`` asks only the given servers (tests point one at a small
+/// ``init(nameservers:hostsFile:timeout:logger:)`` asks only the given servers (tests point one at a small
 /// DNS responder on 127.0.0.1). Numeric addresses never reach a server.
 public final class HostResolver: @unchecked Sendable {
     // @unchecked Sendable: `base`, the only variable, is touched only on the worker's thread

@@ -100,7 +100,7 @@ extension QueueSocket {
 
     /// Queues a TLS marker (`startTLS:`): accepted once per connection, only when started and not
     /// forbidden; later calls are ignored, as in GCDAsyncSocket. `settings` takes GCDAsyncSocket's and
-    /// CFStream's keys (see ``TLSSettings/init(legacyDictionary:)``); settings that cannot be applied
+    /// CFStream's keys (see `TLSSettings.init(legacyDictionary:)`); settings that cannot be applied
     /// close the socket with the error naming the problem when the marker is reached.
     public func startTLS(_ settings: [String: Any]?) {
         queueTLS(SettingsBox(settings: settings ?? [:]))

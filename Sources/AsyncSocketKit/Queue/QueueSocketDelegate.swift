@@ -58,7 +58,7 @@ public protocol QueueSocketDelegate: AnyObject {
     /// watermarks; called after the write callbacks of the pass that sent the bytes.
     func socketDidBecomeWritable(_ sock: QueueSocket)
     /// `socket:didReceiveTrust:completionHandler:` — with manual trust evaluation
-    /// (`GCDAsyncSocketManuallyEvaluateTrust` / ``TLSSettings/manualTrustEvaluation``), the peer's
+    /// (`GCDAsyncSocketManuallyEvaluateTrust` / `TLSSettings.manualTrustEvaluation`), the peer's
     /// certificate chain, and what OpenSSL's own verification said; call `completionHandler` once,
     /// from any thread, with whether to trust it. The handshake waits until then.
     func socket(

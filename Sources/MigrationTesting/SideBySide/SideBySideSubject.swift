@@ -16,7 +16,7 @@ public struct SideBySideSubject: Sendable {
 
     /// Legacy code: `body` runs on a run loop thread of its own, sets up its sockets (connecting to
     /// ``LegacyRun/peerPort`` or listening and calling ``LegacyRun/listening(on:)``), traces them
-    /// with ``LegacyRun/trace(_:label:)`` and returns; the loop then runs until the run ends.
+    /// with `LegacyRun.trace(_:label:)` and returns; the loop then runs until the run ends.
     public static func legacy(
         _ name: String? = nil, engine: RunLoopSocket.Engine = .native,
         _ body: @escaping @Sendable (LegacyRun) throws -> Void
@@ -25,7 +25,7 @@ public struct SideBySideSubject: Sendable {
     }
 
     /// Modern code: `body` sets up its sockets (connecting to ``ModernRun/peerPort`` or listening and
-    /// calling ``ModernRun/listening(on:)``), traces them with ``ModernRun/trace(_:label:)`` and
+    /// calling ``ModernRun/listening(on:)``), traces them with `ModernRun.trace(_:label:)` and
     /// returns; its callbacks arrive on its own queues.
     public static func modern(_ name: String = "QueueSocket", _ body: @escaping @Sendable (ModernRun) throws -> Void)
         -> SideBySideSubject
@@ -35,7 +35,7 @@ public struct SideBySideSubject: Sendable {
 
     /// An async port: `body` runs in a task on ``AsyncRun/executor``, starts its work (connecting to
     /// ``AsyncRun/peerPort``, or listening and calling ``AsyncRun/listening(on:)``) in tasks of its own
-    /// on that executor, and returns. Every ``AsyncSocketConnection`` and ``AsyncSocketListener`` made in
+    /// on that executor, and returns. Every `AsyncSocketConnection` and `AsyncSocketListener` made in
     /// it, or in the tasks it starts, is traced (name them with ``AsyncRun/name(next:)``); an async
     /// connection has no tags, so its reads and writes are recorded with tag 0 and the tags of the other
     /// runs are left out of the comparison with it. Its timeouts are its own tasks: a timeout shows in

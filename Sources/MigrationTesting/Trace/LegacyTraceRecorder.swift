@@ -2,7 +2,7 @@ import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 
-/// A ``RunLoopSocketDelegate`` that records a normalized trace of every callback and passes each
+/// A `RunLoopSocketDelegate` that records a normalized trace of every callback and passes each
 /// one on, unchanged, to the delegate it wraps (return values included), so the traced program
 /// behaves exactly as without it.
 ///

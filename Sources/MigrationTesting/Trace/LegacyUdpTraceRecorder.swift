@@ -1,7 +1,7 @@
 import AsyncSocketKit
 import Foundation
 
-/// A ``RunLoopUdpSocketDelegate`` that records a normalized trace of every callback and passes each
+/// A `RunLoopUdpSocketDelegate` that records a normalized trace of every callback and passes each
 /// one on, unchanged, to the delegate it wraps (the answer to a datagram included), so the traced
 /// program behaves exactly as without it. A datagram the delegate answers `false` to is not recorded:
 /// for the program it was never received.

@@ -2,7 +2,7 @@ import AsyncSocketCore
 import AsyncSocketKit
 import Foundation
 
-/// A ``QueueUdpSocketDelegate`` that records a normalized trace of every callback and passes each
+/// A `QueueUdpSocketDelegate` that records a normalized trace of every callback and passes each
 /// one on, unchanged, to the delegate it wraps, on the same delegate queue, so the traced program
 /// behaves exactly as without it.
 ///
