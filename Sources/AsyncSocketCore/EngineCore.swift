@@ -133,7 +133,7 @@ package struct EngineCore: ~Copyable {
     /// Bytes read ahead and not yet taken by a read.
     package var prebufferedCount: Int { prebuffer.count }
 
-    // MARK: Disconnect-after rules (2.7)
+    // MARK: Disconnect-after rules
 
     /// Forbids further reads and writes and sets the after-flags; returns whether the condition
     /// already holds (the face then disconnects on a later pass, never inline).
@@ -226,7 +226,7 @@ package struct EngineCore: ~Copyable {
         writeTimeout = item.timeout
     }
 
-    // MARK: Read passes (2.8)
+    // MARK: Read passes
 
     private enum ReadTarget {
         case item
@@ -420,7 +420,7 @@ package struct EngineCore: ~Copyable {
         transportEnded = true
     }
 
-    // MARK: Write passes (2.9)
+    // MARK: Write passes
 
     private struct WritePassState {
         var transportMayAccept = false
@@ -478,7 +478,7 @@ package struct EngineCore: ~Copyable {
         }
     }
 
-    // MARK: Progress (1.11)
+    // MARK: Progress
 
     /// The current read's progress; NaN and zeros when idle or at a TLS marker.
     package var readProgress: TransferProgress {
@@ -499,7 +499,7 @@ package struct EngineCore: ~Copyable {
             fraction: Double(writeDone) / Double(item.data.count))
     }
 
-    // MARK: Timeouts (2.10)
+    // MARK: Timeouts
 
     /// What to ask the delegate when the current read's timer fires.
     package var readTimeoutQuery: TimeoutQuery? {
@@ -528,7 +528,7 @@ package struct EngineCore: ~Copyable {
         return extensionSeconds
     }
 
-    // MARK: TLS markers (2.15)
+    // MARK: TLS markers
 
     /// Both sides reached the current marker: retires nothing yet, hands over the marker's settings
     /// and the bytes read ahead (they are the first ciphertext of the handshake).
@@ -549,7 +549,7 @@ package struct EngineCore: ~Copyable {
         }
     }
 
-    // MARK: Closing and unread data (2.6, 2.11)
+    // MARK: Closing and unread data
 
     /// Starts an error close: the current read's bytes go in front of the prebuffer and both queues
     /// are emptied, so ``unreadData`` holds everything received and not delivered.

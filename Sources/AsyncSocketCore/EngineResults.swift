@@ -90,7 +90,7 @@ enum DequeueResult: Equatable {
     case disconnect
 }
 
-/// What `progressOfRead`/`progressOfWrite` report (1.11).
+/// What `progressOfRead`/`progressOfWrite` report.
 package struct TransferProgress: Equatable, Sendable {
     package var tag = 0
     package var bytesDone = 0
@@ -112,7 +112,7 @@ package struct TransferProgress: Equatable, Sendable {
     }
 }
 
-/// What a fired timeout asks the delegate (2.10).
+/// What a fired timeout asks the delegate.
 package struct TimeoutQuery: Equatable, Sendable {
     package var tag: Int
     /// The original timeout plus every extension granted so far.

@@ -30,7 +30,7 @@ package struct ReadRequest {
         self.tag = tag
     }
 
-    /// Why the original would silently ignore this request, or `nil` when it is valid (1.10).
+    /// Why the original would silently ignore this request, or `nil` when it is valid.
     package var rejection: String? {
         if bufferOffset < 0 || bufferOffset > (buffer?.length ?? 0) {
             return "buffer offset \(bufferOffset) is past the buffer's length \(buffer?.length ?? 0)"

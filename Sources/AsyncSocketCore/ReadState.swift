@@ -94,7 +94,7 @@ struct ReadState: ~Copyable {
     }
 
     /// The finished read's data. Socket-owned bytes are handed over without a copy; for a caller
-    /// buffer the buffer is trimmed back (1.10) and the data is a no-copy view into it.
+    /// buffer the buffer is trimmed back and the data is a no-copy view into it.
     mutating func finish(_ item: ReadItem) -> Data {
         if let whole {
             self.whole = nil

@@ -106,23 +106,23 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     // MARK: Reads, writes, TLS
 
     func read(_ request: ReadRequest) {
-        guard started, let harness else { return debug("read dropped: the socket is not connected") }
+        guard started, let harness else { return log(.warning, "read dropped: the socket is not connected") }
         if let rejection = harness.read(request) {
-            debug("read ignored: \(rejection)")
+            log(.warning, "read ignored: \(rejection)")
         }
     }
 
     func write(_ data: Data, timeout: TimeInterval, tag: Int) {
-        guard started, let harness else { return debug("write dropped: the socket is not connected") }
+        guard started, let harness else { return log(.warning, "write dropped: the socket is not connected") }
         if let rejection = harness.write(data, timeout: timeout, tag: tag) {
-            debug("write ignored: \(rejection)")
+            log(.warning, "write ignored: \(rejection)")
         }
     }
 
     /// Queues a TLS marker; the settings are not used: the peer plays the handshake
     /// (EmbeddedConnection.finishHandshake).
     func startTLS(_ settings: Any) {
-        guard started, let harness else { return debug("startTLS dropped: the socket is not connected") }
+        guard started, let harness else { return log(.warning, "startTLS dropped: the socket is not connected") }
         harness.startTLS()
     }
 
@@ -183,8 +183,12 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
         body(delegate, owner)
     }
 
-    private func debug(_ message: @autoclosure () -> String) {
-        logger?.debug("\(message())", metadata: ["engine": "embedded"])
+    /// The number that names this socket in log lines.
+    private let logID = SocketLogID.make()
+
+    /// What the socket's log lines carry (no descriptor and no addresses: there are none).
+    package var logMetadata: SocketLogMetadata {
+        SocketLogMetadata(id: logID, face: "RunLoopSocket", engine: "embedded")
     }
 
     // MARK: Closing
@@ -246,7 +250,7 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
 
     /// An embedded socket has no run loop to move to.
     func moveToRunLoop(_ loop: EventRunLoop) -> Bool {
-        debug("moveToRunLoop(_:) ignored: an embedded socket has no run loop")
+        log(.debug, "moveToRunLoop(_:) ignored: an embedded socket has no run loop")
         return false
     }
 

@@ -23,8 +23,8 @@ import Synchronization
 // which must go first: operations keep the order they were started in.
 package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
     // @unchecked Sendable: as QueueSocket's; `waitingWrites` is touched only on the socket queue;
-    // `tap` is set before the socket connects or listens (or, for an accepted socket, before it is
-    // adopted) and only read after, on the socket queue.
+    // `tap` and `logsAsListener` are set before the socket connects or listens (or, for an accepted
+    // socket, before it is adopted) and only read after.
 
     /// Writes waiting for the write queue to drain to its low watermark: their bytes and tags.
     private var waitingWrites = Deque<(data: Data, tag: Int)>()
@@ -39,6 +39,11 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
     convenience init(delegate: any QueueSocketDelegate & Sendable, logger: Logger?) {
         self.init(delegate: delegate, delegateQueue: Self.unusedDelegateQueue, logger: logger)
     }
+
+    /// Set (before it listens) on the socket under an ``AsyncSocketListener``: its log lines name that
+    /// face.
+    var logsAsListener = false
+    override var logFace: String { logsAsListener ? "AsyncSocketListener" : "AsyncSocketConnection" }
 
     /// Asks the current task's observer, if there is one, for the tap (before connecting or listening).
     func startObserving() {
@@ -118,7 +123,8 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
     override func accepted(_ child: Int32, from address: SocketAddress) {
         guard let listener = storedDelegate as? AsyncListenerDelegate else {
             return AcceptWithoutDelegate.reject(
-                child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "AsyncSocketListener")
+                child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "AsyncSocketListener",
+                metadata: logMetadata().metadata())
         }
         let delegate = AsyncConnectionDelegate()
         let socket = AsyncCoreSocket(delegate: delegate, logger: logger)

@@ -37,6 +37,7 @@ public final class AsyncSocketListener: Sendable {
             }
         }
         socket.reusesPort = reusePort
+        socket.logsAsListener = true
         socket.startObserving()
         try socket.accept(onInterface: host, port: port)
     }

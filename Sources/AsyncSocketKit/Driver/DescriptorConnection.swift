@@ -16,6 +16,8 @@ package protocol DescriptorConnection: ConnectionDriving {
     /// The host name the TLS peer check uses.
     var tlsPeerName: String? { get }
     var logger: Logger? { get }
+    /// What the connection's log lines carry now (SocketLogMetadata.swift).
+    var currentLogMetadata: SocketLogMetadata { get }
     /// A gathered batch is about to go out (a flush the face had put off is not needed any more).
     func gatheredWritesFlushing()
 }
@@ -27,13 +29,23 @@ extension DescriptorConnection {
         guard let (payload, prebuffered) = engine.beginTLS() else { return }
         do {
             tls = try TLSStart.transport(
-                payload: payload, prebuffered: prebuffered, connectHost: tlsPeerName, logger: logger, over: self)
+                payload: payload, prebuffered: prebuffered, connectHost: tlsPeerName, logger: tlsLogger, over: self)
         } catch {
             return fail(.tlsStart(error))
         }
         tlsHandshaking = true
         readableHint = true
         continueHandshake()
+    }
+
+    /// The user's logger with the connection's metadata set, for TLS's own lines (its settings'
+    /// warnings).
+    private var tlsLogger: Logger? {
+        guard var logger else { return nil }
+        for (key, value) in currentLogMetadata.metadata() {
+            logger[metadataKey: key] = value
+        }
+        return logger
     }
 
     /// The transport turned writable: the handshake, the current write or TLS's pending ciphertext

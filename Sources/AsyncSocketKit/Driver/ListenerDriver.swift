@@ -4,7 +4,9 @@ import Foundation
 // Accepting on listening sockets, on either scheduler (passed to every call, see SocketScheduler):
 // each listener is watched for waiting connections; a readiness event accepts up to 64 (one busy
 // listener cannot starve the others or the loop); running out of descriptors pauses every listener
-// for 0.1 s instead of spinning on a listener that stays readable (the original spun there). What
+// for 0.1 s instead of spinning on a listener that stays readable (the original spun there), and so
+// does any other failure of `accept` (a listening socket shut down for reading reports a hang-up for
+// good while every `accept` fails with EINVAL). What
 // happens to an accepted descriptor is the face's (the legacy accept sequence, GCD's delegate-queue
 // sequence). A listener that closes stops listening first (`shutdown`): its port is then free for a
 // new listener at once, even while another descriptor still refers to the socket (a child process
@@ -12,7 +14,7 @@ import Foundation
 
 /// The listeners of one accepting socket.
 final class ListenerDriver<Scheduler: SocketScheduler> where Scheduler.Fired == Scheduler {
-    /// How long accepting pauses after running out of descriptors.
+    /// How long accepting pauses after running out of descriptors (or another failure).
     static var pauseAfterExhaustion: Double { 0.1 }
 
     let sockets: [Int32]
@@ -23,7 +25,7 @@ final class ListenerDriver<Scheduler: SocketScheduler> where Scheduler.Fired == 
     private var isClosed = false
 
     /// `accepted` receives each new descriptor and its peer; `failed` an accept's errno (the
-    /// listener goes on).
+    /// listener pauses, then goes on).
     init(
         sockets: [Int32], accepted: @escaping (Int32, SocketAddress) -> Void, failed: @escaping (Int32) -> Void
     ) {
@@ -92,6 +94,7 @@ final class ListenerDriver<Scheduler: SocketScheduler> where Scheduler.Fired == 
                 return
             case .failed(let code):
                 failed(code)
+                pause(scheduler)
                 return
             }
         }

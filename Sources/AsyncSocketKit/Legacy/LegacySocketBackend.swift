@@ -18,6 +18,8 @@ package protocol LegacySocketBackend: AnyObject {
     var owner: RunLoopSocket? { get set }
     /// The user's logger, if one was given.
     var logger: Logger? { get }
+    /// What the socket's log lines carry now (SocketLogMetadata.swift); on the loop's thread.
+    var logMetadata: SocketLogMetadata { get }
     /// Inside `onSocket(_:willDisconnectWithError:)`: the socket is closing and takes no new work.
     var isClosingWithError: Bool { get }
 
@@ -132,5 +134,16 @@ extension LegacySocketBackend {
             throw SystemError.posix(code, "bind")
         }
         return socket
+    }
+}
+
+extension LegacySocketBackend {
+    /// Logs `message` through the user's logger, if any, with the socket's metadata; on the loop's
+    /// thread.
+    package func log(
+        _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message,
+        _ extra: @autoclosure () -> Logger.Metadata = [:]
+    ) {
+        logger?.log(level: level, message(), metadata: logMetadata.metadata(extra()))
     }
 }

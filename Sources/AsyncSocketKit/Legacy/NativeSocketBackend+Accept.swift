@@ -29,24 +29,28 @@ extension NativeSocketBackend {
             )
         }
         if address6 != nil && sockets.v6 == nil {
-            debug("no IPv6 listener: this machine cannot listen on IPv6")
+            log(.debug, "no IPv6 listener: this machine cannot listen on IPv6")
         }
         loop = EventRunLoop.current
         let driver = ListenerDriver<NativeSocketBackend>(
             sockets: [sockets.v4, sockets.v6].compactMap { $0 },
             accepted: { [unowned self] child, peer in adoptAccepted(child, peer: peer) },
-            failed: { [unowned self] code in debug("accept failed: \(SystemError.errnoText(code))") })
+            failed: { [unowned self] code in
+                let (level, message) = AcceptFailure.logLine(code, reported: &reportedAcceptFailure)
+                log(level, message)
+            })
         phase = .listening(NativeListening(driver: driver, fd4: sockets.v4 ?? -1, fd6: sockets.v6 ?? -1))
         try? driver.start(on: self)
         retainedOwner = owner
     }
 
-    /// The accept sequence of 2.5 for one new descriptor.
+    /// The legacy accept sequence for one new descriptor.
     private func adoptAccepted(_ childFD: Int32, peer: SocketAddress) {
+        log(.debug, "accepted a connection", ["from": .string(peer.description), "child fd": "\(childFD)"])
         guard let owner = callbackOwner, let delegate = owner.delegate else {
             AcceptWithoutDelegate.reject(
                 childFD, peer: peer, warned: &warnedNoDelegate, logger: logger,
-                face: "RunLoopSocket")
+                face: "RunLoopSocket", metadata: logMetadata.metadata())
             return
         }
         var child: RunLoopSocket? = RunLoopSocket(

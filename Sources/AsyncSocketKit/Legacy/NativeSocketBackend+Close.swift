@@ -18,6 +18,7 @@ extension NativeSocketBackend: LegacyClosing {
 
     func closeWithError(_ error: (any Error)?) {
         guard started, !closingWithError else { return }
+        log(.debug, "closing", error.map { ["error": .string("\($0)")] } ?? ["error": "none: the peer closed"])
         closeWithLegacyError(error)
     }
 
@@ -51,6 +52,9 @@ extension NativeSocketBackend: LegacyClosing {
     func fullClose() {
         let wasStarted = started
         let keptOwner = callbackOwner
+        if wasStarted {
+            log(.debug, "closed")
+        }
         dropScheduledWork()
         engine.reset()
         connecting?.driver?.cancel(on: self)

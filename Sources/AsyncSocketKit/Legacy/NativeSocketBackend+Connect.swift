@@ -2,14 +2,14 @@ import AsyncSocketCore
 import CAsyncSocketShims
 import Foundation
 
-// Connecting (2.2–2.4). By name: evdns resolves off the loop, then a ConnectDriver tries every
+// Connecting. By name: evdns resolves off the loop, then a ConnectDriver tries every
 // address in the legacy order (ConnectOrder.legacy). By address: the socket is made first, so
 // onSocketWillConnect sees its descriptor, and the driver adopts it.
 
 /// A connect in progress: resolving a name (no driver yet), or racing its addresses.
 struct NativeConnecting {
-    /// A connect by address reports an asynchronous failure as AsyncSocketError -1 (2.3); a connect
-    /// by name reports the system error (2.2).
+    /// A connect by address reports an asynchronous failure as AsyncSocketError -1; a connect
+    /// by name reports the system error.
     let byAddress: Bool
     /// The race over the addresses (none while a name is resolved).
     var driver: ConnectDriver<NativeSocketBackend>?
@@ -112,7 +112,8 @@ extension NativeSocketBackend {
     }
 
     /// Both "streams" are open: report the connection, then try the queued read and write at once
-    /// (2.1: a read queued before the connection completed may finish in this same callout).
+    /// (as in the original, a read queued before the connection completed may finish in this same
+    /// callout).
     func establishConnection() {
         connectTimer?.invalidate()
         connectTimer = nil
@@ -120,6 +121,7 @@ extension NativeSocketBackend {
         peerAddress = SocketOps.peerAddress(fd)
         phase = .connected
         writableHint = true
+        log(.debug, "connected")
         attachSource()
         let generation = self.generation
         if let owner = callbackOwner, let peer = peerAddress {

@@ -2,7 +2,7 @@ import AsyncSocketCore
 import CAsyncSocketShims
 import Foundation
 
-// moveToRunLoop and run-loop modes (2.13, 2.14). Everything the socket registers — its descriptor
+// moveToRunLoop and run-loop modes. Everything the socket registers — its descriptor
 // sources, timers (the connect timer too: a deliberate fix) and deferred dequeues — lives in all of
 // its modes on one loop. A move unregisters everything on the old loop and registers it again on the
 // new loop's thread; bytes that arrive meanwhile wait in the kernel.

@@ -89,6 +89,10 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var closingAtEnd = false
     /// Whether this listener has warned that an accepted connection found no delegate.
     var warnedNoDelegate = false
+    /// Whether this listener has reported an unexpected accept failure at error level.
+    var reportedAcceptFailure = false
+    /// The number that names this socket in log lines.
+    let logID = SocketLogID.make()
     var isClosingWithError: Bool { closingWithError }
     var peerAddress: SocketAddress?
     /// The host string of a connect by name (for `description` and the TLS peer-name check).
@@ -185,11 +189,18 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
         }
     }
 
-    func debug(_ message: @autoclosure () -> String) {
-        logger?.debug("\(message())")
+    var currentLogMetadata: SocketLogMetadata { logMetadata }
+
+    /// The socket's metadata now.
+    var logMetadata: SocketLogMetadata {
+        var metadata = SocketLogMetadata(id: logID, face: "RunLoopSocket", engine: "native")
+        metadata.descriptor = socketFD
+        metadata.local = localAddress
+        metadata.peer = connectedAddress
+        return metadata
     }
 
-    // MARK: Diagnostics (1.9)
+    // MARK: Diagnostics
 
     /// Inside willDisconnect the original's streams still existed: "connected" unless the read stream
     /// had reached its end (a clean close by the peer).

@@ -6,7 +6,7 @@ import Foundation
 // onSocketWillConnect, disconnect and its callback), what QueueSocket does, and how its results are
 // translated on the loop.
 extension QueueCoreBackend {
-    // MARK: Accepting (2.5)
+    // MARK: Accepting
 
     func acceptOnInterface(_ interface: String?, port: UInt16) throws {
         try checkCanStart("accept", started: started)
@@ -39,7 +39,7 @@ extension QueueCoreBackend {
         guard let owner = callbackOwner, let delegate = owner.delegate else {
             AcceptWithoutDelegate.warnOnce(
                 peer: childQueue.connectedAddress.flatMap { SocketAddress(data: $0) }, warned: &warnedNoDelegate,
-                logger: logger, face: "RunLoopSocket")
+                logger: logger, face: "RunLoopSocket", metadata: logMetadata.metadata())
             childQueue.disconnect()
             return
         }
@@ -65,7 +65,7 @@ extension QueueCoreBackend {
         childQueue.startWatchingAccepted()
     }
 
-    // MARK: Connecting (2.2–2.4)
+    // MARK: Connecting
 
     func connectToHost(_ host: String, port: UInt16, timeout: TimeInterval) throws {
         try checkCanStart("connect", started: started)
@@ -255,7 +255,7 @@ extension QueueCoreBackend {
         delegate.deliver(callback, from: owner)
     }
 
-    // MARK: Closing (2.6, 2.7)
+    // MARK: Closing
 
     func disconnect() {
         checkThread("disconnect()")
@@ -285,7 +285,7 @@ extension QueueCoreBackend {
         closeWithLegacyError(legacyError(error))
     }
 
-    /// QueueSocket's errors in legacy terms (2.6, 1.2).
+    /// QueueSocket's errors in legacy terms.
     private func legacyError(_ error: any Error) -> (any Error)? {
         guard let queueError = error as? QueueSocketError else {
             if case .connecting(let connect) = phase, connect.byAddress, let posix = error as NSError?,
@@ -326,7 +326,7 @@ extension QueueCoreBackend {
         }
     }
 
-    // MARK: Run loops and modes (2.13, 2.14)
+    // MARK: Run loops and modes
 
     func moveToRunLoop(_ newLoop: EventRunLoop) -> Bool {
         checkThread("moveToRunLoop(_:)")

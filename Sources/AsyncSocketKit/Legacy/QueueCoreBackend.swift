@@ -187,6 +187,14 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     var writeProgress: TransferProgress { syncedQueue?.legacyProgress.write ?? TransferProgress() }
     var canSafelySetDelegate: Bool { syncedQueue?.isIdleForLegacy ?? true }
 
+    /// The number that names this socket in log lines while it has no QueueSocket (which has its own).
+    let logID = SocketLogID.make()
+
+    /// The QueueSocket's metadata (read on its socket queue), or this backend's while it has none.
+    var logMetadata: SocketLogMetadata {
+        queue?.legacyLogMetadata ?? SocketLogMetadata(id: logID, face: "RunLoopSocket", engine: "queue-core")
+    }
+
     var stateDescription: String {
         guard let queue = syncedQueue else { return "not connected (queue core)" }
         return "\(queue.description) (queue core)"

@@ -40,6 +40,8 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     let lastErrorClose = Lock<LegacyErrorClose?>(nil)
 
     override package var semantics: Semantics { .legacy }
+    override var logFace: String { "RunLoopSocket" }
+    override var logEngine: String { "queue-core" }
 
     // MARK: Callbacks go to the loop
 
@@ -218,7 +220,8 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     override func accepted(_ child: Int32, from address: SocketAddress) {
         guard let bridge = storedDelegate as? QueueCoreBridge else {
             return AcceptWithoutDelegate.reject(
-                child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "RunLoopSocket")
+                child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "RunLoopSocket",
+                metadata: logMetadata().metadata())
         }
         let newSocket = QueueCoreSocket(
             delegate: bridge, delegateQueue: bridge.queue, resolver: resolver, logger: logger)
@@ -325,6 +328,9 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
 
     /// What the socket holds, from any thread.
     var legacyQueueSizes: QueueSizes { sync { engine.queueSizes } }
+
+    /// What this socket's log lines carry now, from any thread.
+    var legacyLogMetadata: SocketLogMetadata { sync { logMetadata() } }
 
     /// Sets the write watermarks, from any thread.
     func legacySetWriteMarks(_ marks: WriteMarks?) {

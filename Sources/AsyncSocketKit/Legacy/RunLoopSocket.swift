@@ -340,12 +340,10 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Reads, writes and TLS queued inside `onSocket(_:willDisconnectWithError:)` are dropped, as the
-    /// original's full close that follows dropped them, with a debug line saying so.
+    /// original's full close that follows dropped them, with a warning saying so.
     private func refusedWhileClosing(_ call: StaticString) -> Bool {
         guard backend.isClosingWithError else { return false }
-        backend.logger?.debug(
-            "\(call) inside onSocket(_:willDisconnectWithError:) ignored: the socket is closing",
-            metadata: ["socket": "\(ObjectIdentifier(self))"])
+        backend.log(.warning, "\(call) inside onSocket(_:willDisconnectWithError:) ignored: the socket is closing")
         return true
     }
 

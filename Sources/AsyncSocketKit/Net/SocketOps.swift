@@ -78,10 +78,16 @@ enum SocketOps {
             switch code {
             case EINTR, ECONNABORTED: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfResources(code)
+            case _ where isOutOfResources(code): return .outOfResources(code)
             default: return .failed(code)
             }
         }
+    }
+
+    /// Whether an `accept` failed for want of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM):
+    /// the connection waits in the backlog; anything else is unexpected for a listening socket.
+    static func isOutOfResources(_ code: Int32) -> Bool {
+        code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM
     }
 
     static func localAddress(_ fd: Int32) -> SocketAddress? {

@@ -3,7 +3,7 @@ import CAsyncSocketShims
 import Dispatch
 import Foundation
 
-// Accepting the GCD way (3.4): listeners with SO_REUSEADDR and a backlog of 1024 (port 0 with both
+// Accepting the GCD way: listeners with SO_REUSEADDR and a backlog of 1024 (port 0 with both
 // families: IPv6 takes IPv4's port); per connection, on the delegate queue,
 // newSocketQueueForConnection, then the child (already connected, never told didConnectToHost),
 // then didAcceptNewSocket. A child nobody keeps is disconnected and reported with itself.
@@ -92,8 +92,14 @@ extension QueueSocket {
     private func startListening(_ sockets: [Int32]) throws {
         let driver = ListenerDriver<QueueSocket>(
             sockets: sockets,
-            accepted: { [unowned self] child, peer in accepted(child, from: peer) },
-            failed: { [unowned self] code in debug("accept failed: \(SystemError.errnoText(code))") })
+            accepted: { [unowned self] child, peer in
+                log(.debug, "accepted a connection", ["from": .string(peer.description), "child fd": "\(child)"])
+                accepted(child, from: peer)
+            },
+            failed: { [unowned self] code in
+                let (level, message) = AcceptFailure.logLine(code, reported: &reportedAcceptFailure)
+                log(level, message)
+            })
         do {
             try driver.start(on: self)
         } catch {
@@ -113,7 +119,8 @@ extension QueueSocket {
     func deliverAccepted(_ child: Int32, from address: SocketAddress) {
         guard let delegate = storedDelegate, let delegateQueue = storedDelegateQueue else {
             AcceptWithoutDelegate.reject(
-                child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "QueueSocket")
+                child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "QueueSocket",
+                metadata: logMetadata().metadata())
             return
         }
         let box = DelegateBox(delegate)
@@ -123,7 +130,8 @@ extension QueueSocket {
             guard let delegate = box.delegate else {
                 async { [self] in
                     AcceptWithoutDelegate.reject(
-                        child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "QueueSocket")
+                        child, peer: address, warned: &warnedNoDelegate, logger: logger, face: "QueueSocket",
+                        metadata: logMetadata().metadata())
                 }
                 return
             }

@@ -2,7 +2,7 @@ import AsyncSocketCore
 import Dispatch
 import Foundation
 
-// Closing the GCD way (3.5): synchronous on the socket queue, queued work and buffered bytes
+// Closing the GCD way: synchronous on the socket queue, queued work and buffered bytes
 // discarded, one socketDidDisconnect(withError:) dispatched before disconnect() returns. The
 // descriptors are closed at once (SafeClose), so the port is free and the peer sees the close before
 // the callback runs; the dispatch sources' cancel handlers close what remains of them later.
@@ -40,6 +40,7 @@ extension QueueSocket {
     /// Closes everything and reports the one final callback (when started).
     func closeWithError(_ error: (any Error)?) {
         guard started else { return }
+        log(.debug, "closed", error.map { ["error": .string("\($0)")] } ?? [:])
         let keepsDescriptor = closing(with: error)
         tearDown(keepingDescriptor: keepsDescriptor)
         notify { [self] in $0.socketDidDisconnect(self, withError: error) }

@@ -3,7 +3,7 @@ import CAsyncSocketShims
 import Dispatch
 import Foundation
 
-// Connecting the GCD way (3.4): checks run synchronously on the socket queue and throw badConfig /
+// Connecting the GCD way: checks run synchronously on the socket queue and throw badConfig /
 // badParam; names are resolved off the socket queue; a ConnectDriver tries the addresses in GCD's
 // order (ConnectOrder.gcd: the preferred family first, the other after `alternateAddressDelay`); the
 // first connect to complete wins. A per-attempt state index lets a late lookup recognise itself.
@@ -183,6 +183,7 @@ extension QueueSocket {
         phase = .connected
         disarm(connectTimer)
         peer = SocketOps.peerAddress(socket)
+        log(.debug, "connected")
         if let url = connectedURL {
             notify { [self] in $0.socket(self, didConnectTo: url) }
         } else if let peer {

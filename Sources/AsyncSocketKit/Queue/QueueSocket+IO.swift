@@ -101,9 +101,9 @@ extension QueueSocket: ByteTransport {
     /// On the socket queue: queues a read or write (`enqueue` answers why it refused it, or `nil`) and
     /// runs the dequeue it may start; before the socket is started it is dropped.
     func enqueueOperation(_ kind: String, _ enqueue: () -> String?, thenDequeue dequeue: () -> Void) {
-        guard started else { return debug("\(kind) dropped: the socket is not started") }
+        guard started else { return log(.warning, "\(kind) dropped: the socket is not started") }
         if let rejection = enqueue() {
-            return debug("\(kind) ignored: \(rejection)")
+            return log(.warning, "\(kind) ignored: \(rejection)")
         }
         dequeue()
     }

@@ -113,9 +113,9 @@ extension QueueSocket {
 
     private func queueTLS(_ box: SettingsBox) {
         async { [self] in
-            guard started else { return debug("startTLS ignored: the socket is not started") }
+            guard started else { return log(.warning, "startTLS ignored: the socket is not started") }
             if let rejection = engine.enqueueTLS(settings: box.settings, semantics: semantics) {
-                return debug("startTLS ignored: \(rejection)")
+                return log(.warning, "startTLS ignored: \(rejection)")
             }
             maybeDequeueRead()
             maybeDequeueWrite()

@@ -45,6 +45,8 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var autoDisconnect = true
     /// Whether this listener has warned that an accepted connection found no delegate.
     var warnedNoDelegate = false
+    /// Whether this listener has reported an unexpected accept failure at error level.
+    var reportedAcceptFailure = false
 
     package let engine = SocketEngine(configuration: .init(prebuffering: true))
     var phase = QueueSocketPhase.idle
@@ -329,8 +331,41 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    func debug(_ message: @autoclosure () -> String) {
-        logger?.debug("\(message())")
+    // MARK: Logging
+
+    /// The number that names this socket in log lines (SocketLogMetadata.swift).
+    package let logID = SocketLogID.make()
+    /// The face and engine log lines name.
+    var logFace: String { "QueueSocket" }
+    var logEngine: String { "dispatch" }
+
+    /// Logs `message` through the user's logger, if any, with the socket's metadata (on the socket
+    /// queue: the descriptor and addresses are read there).
+    func log(
+        _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, tag: Int? = nil,
+        _ extra: @autoclosure () -> Logger.Metadata = [:]
+    ) {
+        logger?.log(level: level, message(), metadata: logMetadata(tag: tag).metadata(extra()))
+    }
+
+    /// Logs from the caller's thread: the metadata names the socket, not its descriptor or addresses
+    /// (socket-queue state).
+    func logFromCaller(_ level: Logger.Level, _ message: @autoclosure () -> Logger.Message) {
+        logger?.log(
+            level: level, message(), metadata: SocketLogMetadata(id: logID, face: logFace, engine: logEngine).metadata()
+        )
+    }
+
+    package var currentLogMetadata: SocketLogMetadata { logMetadata() }
+
+    /// The socket's metadata now (on the socket queue).
+    func logMetadata(tag: Int? = nil) -> SocketLogMetadata {
+        var metadata = SocketLogMetadata(id: logID, face: logFace, engine: logEngine)
+        metadata.descriptor = fd >= 0 ? fd : listenFDs.first ?? -1
+        metadata.local = localSocketAddress
+        metadata.peer = connectedSocketAddress
+        metadata.tag = tag
+        return metadata
     }
 
     // MARK: State
@@ -396,7 +431,7 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// `SSL_get_cipher_name`); changing the session under the socket is not supported.
     public var sslContext: OpaquePointer? {
         guard isOnSocketQueue else {
-            debug("sslContext is only available inside perform(_:)")
+            logFromCaller(.warning, "sslContext is only available inside perform(_:)")
             return nil
         }
         return tls?.engine.sslHandle
@@ -405,7 +440,7 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// The connected descriptor (or the Unix-domain listener); -1 outside ``perform(_:)``.
     public var socketFD: Int32 {
         guard isOnSocketQueue else {
-            debug("socketFD is only available inside perform(_:)")
+            logFromCaller(.warning, "socketFD is only available inside perform(_:)")
             return -1
         }
         return fd >= 0 ? fd : (unixListenPath != nil ? listenFDs.first ?? -1 : -1)

@@ -38,6 +38,8 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     var loop: EventRunLoop
     var modes: [RunLoopMode] = [.default]
     let logger: Logger?
+    /// The number that names this socket in log lines (SocketLogMetadata.swift).
+    let logID = SocketLogID.make()
     private weak var storedDelegate: (any RunLoopUdpSocketDelegate)?
     private var storedUserData: Int
 
@@ -121,7 +123,9 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
         let error = SystemError.posix(ask_errno(), "socket")
         logger?.warning(
             "RunLoopUdpSocket: no \(family == AF_INET ? "IPv4" : "IPv6") socket",
-            metadata: ["error": "\(error.localizedDescription)"])
+            metadata: SocketLogMetadata(
+                id: logID, face: "RunLoopUdpSocket", engine: engine == .native ? "native" : "queue-core"
+            ).metadata(["error": .string(error.localizedDescription)]))
         return -1
     }
 

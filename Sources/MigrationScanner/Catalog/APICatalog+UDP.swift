@@ -1,6 +1,6 @@
 extension APICatalog {
     /// `AsyncUdpSocket` and `GCDAsyncUdpSocket`: every member, delegate method, constant and error code
-    /// (from the project's udp-reference.md). `AsyncUdpSocket` is `RunLoopUdpSocket` and
+    /// (the UDP tables of Migration/README.md list them). `AsyncUdpSocket` is `RunLoopUdpSocket` and
     /// `GCDAsyncUdpSocket` is `QueueUdpSocket` (each entry names its member; an `AsyncUdpSocket` entry
     /// also names the `QueueUdpSocket` member that does its job, where there is one). The class names
     /// and the header are in ``types``.

@@ -1,5 +1,5 @@
 // Behavior notes used by more than one catalog entry, taken from Migration/README.md ("Deliberate
-// differences") and the project's decisions.md.
+// differences").
 enum MigrationNotes {
     static let usageErrors =
         "Misuse (no delegate, not disconnected) throws `AsyncSocketUsageError` instead of raising "

@@ -139,7 +139,7 @@ enum EMFILEScenario {
                 problems.append("a connect without descriptors neither threw nor reported")
             }
         } catch {
-            // The original's CFSocket error (-1), with the reason underneath (1.2, 2.3).
+            // The original's CFSocket error (-1), with the reason underneath.
             let ns = error as NSError
             let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError
             if !(ns.domain == AsyncSocketError.errorDomain && ns.code == -1 && underlying?.code == Int(EMFILE)) {

@@ -28,7 +28,7 @@ struct GCDMappingTableTests {
         #expect(MigrateScan(paths: [], mappingMarkdown: true, gcdMappingMarkdown: true).run().status == .failed)
     }
 
-    @Test("every GCDAsyncSocket selector, delegate method, constant and error code (§3.1, §3.2) has an entry")
+    @Test("every GCDAsyncSocket selector, delegate method, constant and error code has an entry")
     func complete() {
         let gcd = Set(APICatalog.gcdEntries.map(\.v4))
         let surface = [

@@ -213,7 +213,7 @@ struct UDPScannerTests {
             ])
     }
 
-    @Test("the UDP catalog covers every member, delegate method and error of both classes in udp-reference.md")
+    @Test("the UDP catalog covers every member, delegate method and error of both originals")
     func complete() {
         let udp = Set(APICatalog.udpEntries.filter { $0.api == .asyncUdpSocket }.map(\.v4))
         let asyncUdpSocket = [

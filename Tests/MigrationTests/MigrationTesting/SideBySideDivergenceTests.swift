@@ -56,7 +56,7 @@ struct SideBySideDivergenceTests {
         #expect(marked.hasSuffix("│ readTimeout(tag 3, not extended)"), "\(report)")
     }
 
-    @Test("a modern port that stops reading never hears the peer's close (GCD 3.7): the run does not finish")
+    @Test("a modern port that stops reading never hears the peer's close (a GCD rule): the run does not finish")
     func modernPortStopsReading() {
         var script = PeerScript.server([.send("WELCOME\r\nEXTRA\r\n"), .close])
         script.drainTimeout = 0.5

@@ -55,7 +55,7 @@ final class LegacyStepClient: RunLoopSocketDelegate, @unchecked Sendable {
 }
 
 /// The same client on QueueSocket. GCD notices the peer's close only through a read (its read
-/// source may stay suspended otherwise: 3.7), so once its steps are done the port keeps a read-any
+/// source may stay suspended otherwise), so once its steps are done the port keeps a read-any
 /// queued, with ``trailingTag`` — as a real port would — unless `keepsReading` is off.
 final class ModernStepClient: QueueSocketDelegate, @unchecked Sendable {
     // @unchecked Sendable: `steps` is touched on the delegate queue only (and before connecting).

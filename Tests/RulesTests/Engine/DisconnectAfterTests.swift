@@ -4,7 +4,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("Engine: disconnectAfterReading / Writing / ReadingAndWriting (2.7)")
+@Suite("Engine: disconnectAfterReading / Writing / ReadingAndWriting")
 struct DisconnectAfterTests {
     @Test("after reading: disconnects once the read side is idle, dropping queued writes")
     func afterReading() {

@@ -4,7 +4,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("Engine: progress values (1.11)")
+@Suite("Engine: progress values")
 struct ProgressTests {
     @Test("NaN and zeros when idle; fractions for reads and writes with a length; 1.0 without one")
     func progress() {

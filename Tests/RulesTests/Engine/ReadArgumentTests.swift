@@ -4,7 +4,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("Engine: ignored read and write arguments (1.10)")
+@Suite("Engine: ignored read and write arguments")
 struct ReadArgumentTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String

@@ -4,7 +4,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("Engine: read kinds (2.8)")
+@Suite("Engine: read kinds")
 struct ReadKindTests {
     @Test("read-to-length: one partial report per pass with that pass's bytes, then the data")
     func readToLength() {

@@ -4,7 +4,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("Engine: when reads complete (2.1, 3.6)")
+@Suite("Engine: when reads complete")
 struct SchedulingTests {
     @Test("a read never completes inside the call that queued it, even with the bytes already there")
     func neverInline() {

@@ -4,7 +4,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("Engine: TLS markers in both queues (2.15)")
+@Suite("Engine: TLS markers in both queues")
 struct TLSMarkerTests {
     @Test("earlier I/O runs in plaintext, later I/O waits for the handshake; prebuffered bytes go to TLS")
     func markerOrdering() {

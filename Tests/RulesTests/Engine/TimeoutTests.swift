@@ -4,7 +4,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("Engine: timeouts and extensions (2.10)")
+@Suite("Engine: timeouts and extensions")
 struct TimeoutTests {
     @Test("15 s then a 10 s extension: asked with elapsed 15, then 25, then the read times out")
     func extensionArithmetic() {

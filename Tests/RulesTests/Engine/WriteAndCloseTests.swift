@@ -4,7 +4,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("Engine: writes, end of stream and unread data (2.6, 2.9, 2.11)")
+@Suite("Engine: writes, end of stream and unread data")
 struct WriteAndCloseTests {
     @Test("writes go out FIFO with one partial report per pass of that pass's bytes")
     func partialWrites() {

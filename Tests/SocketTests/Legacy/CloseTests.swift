@@ -3,7 +3,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("RunLoopSocket: close paths (2.6, 2.7, 2.11)")
+@Suite("RunLoopSocket: close paths")
 struct CloseTests {
     @Test(
         "disconnect() reports didDisconnect before it returns, never willDisconnect; twice reports once",

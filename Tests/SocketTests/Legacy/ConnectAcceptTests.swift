@@ -3,7 +3,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("RunLoopSocket: connect and accept orderings (2.2, 2.3, 2.5)")
+@Suite("RunLoopSocket: connect and accept orderings")
 struct ConnectAcceptTests {
     @Test(
         "connect by address: willConnect inside the call; accept order didAccept → wantsRunLoop → willConnect → didConnect",

@@ -201,7 +201,7 @@ struct GettersInEveryCallbackTests {
 @Suite("RunLoopSocket: both engines refuse the same calls the same way")
 struct EngineRefusalTests {
     @Test(
-        "a read or write queued inside willDisconnect is refused: no callback for it, a debug line says why",
+        "a read or write queued inside willDisconnect is refused: no callback for it, a warning says why",
         arguments: RunLoopSocket.Engine.allCases)
     func queuedInWillDisconnect(engine: RunLoopSocket.Engine) async throws {
         let capture = LogCapture()
@@ -237,8 +237,9 @@ struct EngineRefusalTests {
             #expect(events.isEmpty, "\(recorder.events("client"))")
             client.disconnect()
         }
-        let refusals = capture.messages(at: .debug).filter { $0.contains("willDisconnect") }
+        let refusals = capture.lines.filter { $0.level == .warning && $0.message.contains("willDisconnect") }
         #expect(refusals.count == 2, "\(capture.lines)")
+        #expect(refusals.allSatisfy { $0.metadata["face"] == "RunLoopSocket" && $0.metadata["socket"] != nil })
     }
 }
 

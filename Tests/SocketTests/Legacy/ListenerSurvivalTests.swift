@@ -3,7 +3,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("RunLoopSocket: a listener outlives its children (2.5)")
+@Suite("RunLoopSocket: a listener outlives its children")
 struct ListenerSurvivalTests {
     @Test(
         "a peer that connects and closes at once is reported on its child; the listener keeps accepting",

@@ -3,7 +3,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("RunLoopSocket: reads over loopback (2.1, 2.8)")
+@Suite("RunLoopSocket: reads over loopback")
 struct SocketReadTests {
     @Test(
         "a read never completes inside the call that queued it, even with the bytes already there",

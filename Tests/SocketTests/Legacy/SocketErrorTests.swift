@@ -3,7 +3,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("RunLoopSocket: errors, domains and codes (1.2, 1.3)")
+@Suite("RunLoopSocket: errors, domains and codes")
 struct SocketErrorTests {
     @Test(
         "error codes and domain are the final numbering and bridge to NSError", arguments: RunLoopSocket.Engine.allCases

@@ -3,7 +3,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("RunLoopSocket: run-loop modes and moveToRunLoop (2.13, 2.14)")
+@Suite("RunLoopSocket: run-loop modes and moveToRunLoop")
 struct SocketRunLoopTests {
     @Test(
         "a socket is frozen while the loop runs a mode it is not in, and resumes afterwards",
@@ -118,7 +118,7 @@ struct SocketRunLoopTests {
     }
 }
 
-@Suite("RunLoopSocket: thread affinity (1.3)")
+@Suite("RunLoopSocket: thread affinity")
 struct SocketThreadAffinityTests {
     @Test(
         "using a socket from a thread other than its loop's stops the program, naming the call and threads",

@@ -3,7 +3,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("RunLoopSocket: timeouts (2.4, 2.10)")
+@Suite("RunLoopSocket: timeouts")
 struct SocketTimeoutTests {
     @Test(
         "the 15-then-25 arithmetic, scaled down: asked at 0.15 s (extend 0.10), then at 0.25 s, then code 4",

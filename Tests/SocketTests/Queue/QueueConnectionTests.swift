@@ -3,7 +3,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("QueueSocket: the original's connection tests (4.1, 4.2)")
+@Suite("QueueSocket: the original's connection tests")
 struct QueueConnectionTests {
     @Test("full connection: accept, connect to 127.0.0.1; the child never hears didConnectToHost")
     func fullConnection() throws {
@@ -99,7 +99,7 @@ struct QueueConnectionTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
-    @Test("50 KiB written twice, one 100 KiB read with a 0.1 s timeout gets exactly 102 400 bytes (4.3)")
+    @Test("50 KiB written twice, one 100 KiB read with a 0.1 s timeout gets exactly 102 400 bytes")
     func readToLengthAcrossWrites() throws {
         let server = try QueueServer()
         let client = QueueSocket(delegate: server.recorder, delegateQueue: server.recorder.queue)

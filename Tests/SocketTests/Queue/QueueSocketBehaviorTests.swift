@@ -3,7 +3,7 @@ import Foundation
 import SocketTestSupport
 import Testing
 
-@Suite("QueueSocket: where it differs from the run-loop class (3.2–3.8)")
+@Suite("QueueSocket: where it differs from the run-loop class")
 struct QueueSocketBehaviorTests {
     @Test("the peer's close is an error: closed (7), not nil; buffered bytes are discarded")
     func remoteCloseIsClosedError() throws {

@@ -108,7 +108,7 @@ struct QueueSocketTLSTests {
         server.stop()
     }
 
-    @Test("50 KiB written twice over TLS, one 100 KiB read with a 0.1 s timeout gets exactly 102 400 bytes (4.3)")
+    @Test("50 KiB written twice over TLS, one 100 KiB read with a 0.1 s timeout gets exactly 102 400 bytes")
     func readToLengthOverTLS() throws {
         let fixture = try TLSFixture.shared()
         let pair = try QueuePair()

@@ -112,7 +112,9 @@ extension QueueUdpSocket {
             case .tooLarge(let size, let sender):
                 logger?.warning(
                     "QueueUdpSocket: dropped a datagram larger than the receive maximum",
-                    metadata: ["size": "\(size)", "maximum": "\(maxSize)", "from": "\(sender)"])
+                    metadata: udpLogMetadata(descriptor: fd).metadata([
+                        "size": "\(size)", "maximum": "\(maxSize)", "from": .string("\(sender)"),
+                    ]))
             case .datagram(let data, let sender, let local):
                 if didConnect, let peer = cachedPeer, peer != sender { continue }
                 if let local {

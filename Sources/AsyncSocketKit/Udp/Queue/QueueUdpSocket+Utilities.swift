@@ -51,7 +51,9 @@ extension QueueUdpSocket {
     /// outside ``perform(_:)``.
     public var socketFD: Int32 {
         guard isOnSocketQueue else {
-            logger?.debug("QueueUdpSocket: socketFD is only available inside perform(_:)")
+            logger?.warning(
+                "QueueUdpSocket: socketFD is only available inside perform(_:)",
+                metadata: SocketLogMetadata(id: logID, face: "QueueUdpSocket", engine: "dispatch").metadata())
             return -1
         }
         return socket4 >= 0 ? socket4 : socket6

@@ -38,6 +38,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     static let queueKey = DispatchSpecificKey<UInt>()
     let identity: UInt
     let logger: Logger?
+    /// The number that names this socket in log lines (SocketLogMetadata.swift).
+    let logID = SocketLogID.make()
     weak var storedDelegate: (any QueueUdpSocketDelegate)? {
         didSet { delegateGeneration &+= 1 }
     }
@@ -330,6 +332,15 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
 
     private func local(_ fd: Int32) -> SocketAddress? {
         fd >= 0 ? SocketOps.localAddress(fd) : nil
+    }
+
+    /// What a log line about `descriptor` carries (on the socket queue).
+    func udpLogMetadata(descriptor: Int32) -> SocketLogMetadata {
+        var metadata = SocketLogMetadata(id: logID, face: "QueueUdpSocket", engine: "dispatch")
+        metadata.descriptor = descriptor
+        metadata.local = local(descriptor)
+        metadata.peer = cachedPeer
+        return metadata
     }
 
     /// "QueueUdpSocket(IPv4: fd 5, IPv6: closed, bound, receiving)".

@@ -58,6 +58,7 @@ extension QueueUdpSocketDelegate {
 /// A ``QueueUdpSocketDelegate`` whose methods a subclass overrides (each does nothing here), so a
 /// delegate class hierarchy gets every override called.
 open class QueueUdpSocketDelegateBase: QueueUdpSocketDelegate {
+    /// A delegate that does what an Objective-C delegate implementing none of the methods did.
     public init() {}
 
     /// Does nothing.

@@ -1,0 +1,105 @@
+import AsyncSocketKit
+import Foundation
+import Logging
+import SocketTestSupport
+import Testing
+
+// What the sockets log through the user's Logger (Net/SocketLogMetadata.swift): every line names the
+// socket, its face and engine, its descriptor and addresses; a connection's lifecycle at debug, misuse
+// at warning, a failure the library cannot explain at error.
+@Suite("Log lines: metadata on every line; lifecycle at debug, misuse at warning, the unexplained at error")
+struct SocketLogTests {
+    /// The metadata keys every line of a connected socket carries.
+    static let connectedKeys: Set<String> = ["socket", "face", "engine", "fd", "local", "peer"]
+
+    @Test(
+        "RunLoopSocket: connected and closed at debug, a read it ignores at warning, each line with the socket's metadata",
+        arguments: RunLoopSocket.Engine.allCases)
+    func runLoopSocketLines(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let capture = LogCapture()
+            let listener = try RawListener()
+            let recorder = Recorder()
+            let client = RunLoopSocket(delegate: recorder, engine: engine, logger: capture.logger)
+            recorder.name(client, "client")
+            try client.connectToHost("127.0.0.1", onPort: listener.port, withTimeout: 10)
+            #expect(runUntil { client.isConnected })
+            let peer = try #require(listener.accept())
+            let port = "127.0.0.1:\(listener.port)"
+            client.readData(to: Data(), withTimeout: -1, tag: 3)
+            #expect(runUntil { !capture.messages(at: .warning).isEmpty })
+            client.disconnect()
+            #expect(runUntil { recorder.events("client").contains(.didDisconnect) })
+            _ = peer
+
+            let engineName = engine == .native ? "native" : "queue-core"
+            let connected = try #require(capture.lines.first { $0.level == .debug && $0.message == "connected" })
+            #expect(Self.connectedKeys.isSubset(of: connected.metadata.keys), "\(connected)")
+            #expect(connected.metadata["face"] == "RunLoopSocket")
+            #expect(connected.metadata["engine"] == engineName)
+            #expect(connected.metadata["peer"] == port)
+            let ignored = try #require(capture.lines.first { $0.level == .warning })
+            #expect(ignored.message == "read ignored: the separator is empty", "\(ignored)")
+            #expect(Self.connectedKeys.isSubset(of: ignored.metadata.keys), "\(ignored)")
+            #expect(ignored.metadata["socket"] == connected.metadata["socket"])
+            #expect(capture.lines.contains { $0.level == .debug && $0.message.hasPrefix("closed") })
+            #expect(
+                capture.lines.allSatisfy { $0.metadata["socket"] == connected.metadata["socket"] }, "\(capture.lines)")
+        }
+    }
+
+    @Test("QueueSocket: connected and closed at debug, with the socket's metadata; two sockets, two numbers")
+    func queueSocketLines() throws {
+        let capture = LogCapture()
+        let listener = try RawListener()
+        let first = QueueSocket(delegate: nil, delegateQueue: nil, logger: capture.logger)
+        let second = QueueSocket(delegate: nil, delegateQueue: nil, logger: capture.logger)
+        let delegate = QueueSocketDelegateBase()
+        for socket in [first, second] {
+            socket.synchronouslySetDelegate(delegate, delegateQueue: DispatchQueue(label: "SocketLogTests"))
+            try socket.connect(toHost: "127.0.0.1", onPort: listener.port, withTimeout: 10)
+            _ = try #require(listener.accept())
+        }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while capture.messages(at: .debug).filter({ $0 == "connected" }).count < 2 && Date() < deadline {
+            usleep(1_000)
+        }
+        first.disconnect()
+        second.disconnect()
+        let connected = capture.lines.filter { $0.message == "connected" }
+        #expect(connected.count == 2, "\(capture.lines)")
+        for line in connected {
+            #expect(Self.connectedKeys.isSubset(of: line.metadata.keys), "\(line)")
+            #expect(line.metadata["face"] == "QueueSocket")
+            #expect(line.metadata["engine"] == "dispatch")
+        }
+        #expect(Set(connected.compactMap { $0.metadata["socket"] }).count == 2)
+        #expect(capture.lines.filter { $0.message == "closed" }.count == 2, "\(capture.lines)")
+    }
+
+    @Test(
+        "a listener whose socket breaks: one error line, then debug lines, at most ten accepts a second",
+        arguments: RunLoopSocket.Engine.allCases)
+    func brokenListener(engine: RunLoopSocket.Engine) async throws {
+        try await onNewThread {
+            let capture = LogCapture()
+            let recorder = Recorder()
+            let server = RunLoopSocket(delegate: recorder, engine: engine, logger: capture.logger)
+            try server.acceptOnInterface("127.0.0.1", port: 0)
+            // Shut down for reading, a listening socket reports a hang-up for good, and every accept
+            // fails with EINVAL.
+            #expect(shutdown(server.socket4FD, Int32(SHUT_RD)) == 0)
+            #expect(waitUntil { !capture.messages(at: .error).isEmpty })
+            let error = try #require(capture.lines.first { $0.level == .error })
+            #expect(error.message.hasPrefix("accept failed unexpectedly"), "\(error)")
+            #expect(error.metadata["face"] == "RunLoopSocket")
+            #expect(error.metadata["fd"] != nil && error.metadata["local"] != nil, "\(error)")
+            // Half a second more: the listener pauses 0.1 s after each failure instead of spinning.
+            EventRunLoop.current.run(until: Date(timeIntervalSinceNow: 0.5))
+            let failures = capture.lines.filter { $0.message.hasPrefix("accept failed") }
+            #expect(capture.messages(at: .error).count == 1)
+            #expect(failures.count <= 8, "\(failures.count) accept failures in 0.5 s")
+            server.disconnect()
+        }
+    }
+}
