@@ -55,9 +55,19 @@ public struct SideBySideRunner: Sendable {
     }
 
     /// A server-role script's peer, started (`nil` for a client-role script, which starts once the
-    /// program listens).
-    private func startServerPeer() throws -> ScriptedPeer? {
-        script.role == .server ? try ScriptedPeer.start(script) : nil
+    /// program listens), or the outcome of a run whose peer did not start.
+    private func startServerPeer(for name: String, recordsTags: Bool = true) -> (
+        peer: ScriptedPeer?, failed: SubjectOutcome?
+    ) {
+        guard script.role == .server else { return (nil, nil) }
+        do {
+            return (try ScriptedPeer.start(script), nil)
+        } catch {
+            let failed = SubjectOutcome(
+                name: name, trace: [], peer: nil, problems: ["the peer did not start: \(error)"],
+                recordsTags: recordsTags)
+            return (nil, failed)
+        }
     }
 
     // MARK: Legacy
@@ -67,12 +77,9 @@ public struct SideBySideRunner: Sendable {
         deadline: Date
     ) -> SubjectOutcome {
         var problems: [String] = []
-        var peer: ScriptedPeer?
-        do {
-            peer = try startServerPeer()
-        } catch {
-            return SubjectOutcome(name: name, trace: [], peer: nil, problems: ["the peer did not start: \(error)"])
-        }
+        let started = startServerPeer(for: name)
+        if let failed = started.failed { return failed }
+        var peer = started.peer
         let thread = EventRunLoopThread(name: "side-by-side \(name)")
         defer { thread.terminate() }
         let run = LegacyRun(peerPort: peer?.port, engine: engine, loop: thread.loop)
@@ -111,12 +118,9 @@ public struct SideBySideRunner: Sendable {
         -> SubjectOutcome
     {
         var problems: [String] = []
-        var peer: ScriptedPeer?
-        do {
-            peer = try startServerPeer()
-        } catch {
-            return SubjectOutcome(name: name, trace: [], peer: nil, problems: ["the peer did not start: \(error)"])
-        }
+        let started = startServerPeer(for: name)
+        if let failed = started.failed { return failed }
+        var peer = started.peer
         let run = ModernRun(peerPort: peer?.port)
         do {
             try body(run)
@@ -150,13 +154,9 @@ public struct SideBySideRunner: Sendable {
         _ name: String, _ body: @escaping @Sendable (AsyncRun) async throws -> Void, deadline: Date
     ) -> SubjectOutcome {
         var problems: [String] = []
-        var peer: ScriptedPeer?
-        do {
-            peer = try startServerPeer()
-        } catch {
-            return SubjectOutcome(
-                name: name, trace: [], peer: nil, problems: ["the peer did not start: \(error)"], recordsTags: false)
-        }
+        let started = startServerPeer(for: name, recordsTags: false)
+        if let failed = started.failed { return failed }
+        var peer = started.peer
         let run = AsyncRun(peerPort: peer?.port)
         let observer: any AsyncSocketObserver = AsyncRun.Observer(run: run)
         let returned = Outcome()
