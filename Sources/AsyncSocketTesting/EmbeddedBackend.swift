@@ -106,16 +106,18 @@ final class EmbeddedBackend: LegacySocketBackend, LegacyClosing {
     // MARK: Reads, writes, TLS
 
     func read(_ request: ReadRequest) {
-        guard started, let harness else { return log(.warning, "read dropped: the socket is not connected") }
+        guard started, let harness else {
+            return log(.warning, "read dropped: the socket is not connected", tag: request.tag)
+        }
         if let rejection = harness.read(request) {
-            log(.warning, "read ignored: \(rejection)")
+            log(.warning, "read ignored: \(rejection)", tag: request.tag)
         }
     }
 
     func write(_ data: Data, timeout: TimeInterval, tag: Int) {
-        guard started, let harness else { return log(.warning, "write dropped: the socket is not connected") }
+        guard started, let harness else { return log(.warning, "write dropped: the socket is not connected", tag: tag) }
         if let rejection = harness.write(data, timeout: timeout, tag: tag) {
-            log(.warning, "write ignored: \(rejection)")
+            log(.warning, "write ignored: \(rejection)", tag: tag)
         }
     }
 

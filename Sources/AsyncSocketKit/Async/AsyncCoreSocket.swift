@@ -63,7 +63,9 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
     func submitRead(_ request: ReadRequest) {
         let request = SendableRequest(request: request)
         submit { [self] in
-            enqueueOperation("read", { engine.enqueueRead(request.request) }, thenDequeue: { maybeDequeueRead() })
+            enqueueOperation(
+                "read", tag: request.request.tag, { engine.enqueueRead(request.request) },
+                thenDequeue: { maybeDequeueRead() })
         }
     }
 
@@ -116,7 +118,8 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
 
     private func queueWrite(_ data: Data, tag: Int) {
         enqueueOperation(
-            "write", { engine.enqueueWrite(data, timeout: -1, tag: tag) }, thenDequeue: { maybeDequeueWrite() })
+            "write", tag: tag, { engine.enqueueWrite(data, timeout: -1, tag: tag) },
+            thenDequeue: { maybeDequeueWrite() })
     }
 
     /// The child becomes a connection with its own delegate, handed to the listener's sequence.

@@ -141,9 +141,15 @@ extension LegacySocketBackend {
     /// Logs `message` through the user's logger, if any, with the socket's metadata; on the loop's
     /// thread.
     package func log(
-        _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message,
+        _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, tag: Int? = nil,
         _ extra: @autoclosure () -> Logger.Metadata = [:]
     ) {
-        logger?.log(level: level, message(), metadata: logMetadata.metadata(extra()))
+        logger?.log(
+            level: level, message(),
+            metadata: {
+                var metadata = logMetadata
+                metadata.tag = tag
+                return metadata.metadata(extra())
+            }())
     }
 }

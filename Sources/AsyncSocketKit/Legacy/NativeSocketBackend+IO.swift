@@ -9,7 +9,7 @@ import Foundation
 extension NativeSocketBackend: ByteTransport {
     func read(_ request: ReadRequest) {
         if let rejection = engine.enqueueRead(request) {
-            log(.warning, "read ignored: \(rejection)")
+            log(.warning, "read ignored: \(rejection)", tag: request.tag)
             return
         }
         if connected {
@@ -19,7 +19,7 @@ extension NativeSocketBackend: ByteTransport {
 
     func write(_ data: Data, timeout: TimeInterval, tag: Int) {
         if let rejection = engine.enqueueWrite(data, timeout: timeout, tag: tag) {
-            log(.warning, "write ignored: \(rejection)")
+            log(.warning, "write ignored: \(rejection)", tag: tag)
             return
         }
         if connected {

@@ -256,7 +256,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     func legacyRead(_ request: ReadRequest, after writes: inout [LegacyWrite]) {
         sync {
             enqueueWaiting(&writes)
-            enqueueOperation("read", { engine.enqueueRead(request) }) { maybeDequeueRead() }
+            enqueueOperation("read", tag: request.tag, { engine.enqueueRead(request) }) { maybeDequeueRead() }
         }
     }
 
@@ -264,7 +264,9 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     /// starts it.
     func legacyWrite(_ data: Data, timeout: TimeInterval, tag: Int) {
         sync {
-            enqueueOperation("write", { engine.enqueueWrite(data, timeout: timeout, tag: tag) }) { maybeDequeueWrite() }
+            enqueueOperation("write", tag: tag, { engine.enqueueWrite(data, timeout: timeout, tag: tag) }) {
+                maybeDequeueWrite()
+            }
         }
     }
 
@@ -285,7 +287,7 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     private func enqueueWaiting(_ writes: inout [LegacyWrite]) {
         for write in writes {
             enqueueOperation(
-                "write", { engine.enqueueWrite(write.data, timeout: write.timeout, tag: write.tag) },
+                "write", tag: write.tag, { engine.enqueueWrite(write.data, timeout: write.timeout, tag: write.tag) },
                 thenDequeue: {})
         }
         writes.removeAll(keepingCapacity: true)

@@ -82,7 +82,7 @@ extension QueueSocket: ByteTransport {
     public func write(_ data: Data, withTimeout timeout: TimeInterval, tag: Int) {
         socketQueue.async { [self] in
             onSocketQueue {
-                enqueueOperation("write", { engine.enqueueWrite(data, timeout: timeout, tag: tag) }) {
+                enqueueOperation("write", tag: tag, { engine.enqueueWrite(data, timeout: timeout, tag: tag) }) {
                     maybeDequeueWrite()
                 }
             }
@@ -93,17 +93,21 @@ extension QueueSocket: ByteTransport {
         let request = SendableRequest(request: request)
         socketQueue.async { [self] in
             onSocketQueue {
-                enqueueOperation("read", { engine.enqueueRead(request.request) }) { maybeDequeueRead() }
+                enqueueOperation("read", tag: request.request.tag, { engine.enqueueRead(request.request) }) {
+                    maybeDequeueRead()
+                }
             }
         }
     }
 
     /// On the socket queue: queues a read or write (`enqueue` answers why it refused it, or `nil`) and
     /// runs the dequeue it may start; before the socket is started it is dropped.
-    func enqueueOperation(_ kind: String, _ enqueue: () -> String?, thenDequeue dequeue: () -> Void) {
-        guard started else { return log(.warning, "\(kind) dropped: the socket is not started") }
+    func enqueueOperation(
+        _ kind: String, tag: Int, _ enqueue: () -> String?, thenDequeue dequeue: () -> Void
+    ) {
+        guard started else { return log(.warning, "\(kind) dropped: the socket is not started", tag: tag) }
         if let rejection = enqueue() {
-            return log(.warning, "\(kind) ignored: \(rejection)")
+            return log(.warning, "\(kind) ignored: \(rejection)", tag: tag)
         }
         dequeue()
     }

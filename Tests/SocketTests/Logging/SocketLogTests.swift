@@ -41,6 +41,7 @@ struct SocketLogTests {
             let ignored = try #require(capture.lines.first { $0.level == .warning })
             #expect(ignored.message == "read ignored: the separator is empty", "\(ignored)")
             #expect(Self.connectedKeys.isSubset(of: ignored.metadata.keys), "\(ignored)")
+            #expect(ignored.metadata["tag"] == "3")
             #expect(ignored.metadata["socket"] == connected.metadata["socket"])
             #expect(capture.lines.contains { $0.level == .debug && $0.message.hasPrefix("closed") })
             #expect(
