@@ -67,6 +67,7 @@ extension NativeSocketBackend: DescriptorConnection {
     }
 
     func resumeAfterHandshake() {
+        log(.debug, "TLS secured", ["alpn": .string(negotiatedALPN ?? "none")])
         scheduleReadDequeue()
         scheduleWriteDequeue()
     }

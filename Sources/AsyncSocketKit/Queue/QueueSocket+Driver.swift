@@ -88,6 +88,7 @@ extension QueueSocket: DescriptorConnection {
     }
 
     package func resumeAfterHandshake() {
+        log(.debug, "TLS secured", ["alpn": .string(tls?.engine.negotiatedALPN ?? "none")])
         maybeDequeueRead()
         maybeDequeueWrite()
     }

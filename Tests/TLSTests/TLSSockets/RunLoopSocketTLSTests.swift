@@ -18,9 +18,10 @@ struct RunLoopSocketTLSTests {
             serverArguments(fixture) + [
                 "-rev", versionFlag(version), "-alpn", "asyncsocket", "-Verify", "1", "-CAfile", fixture.caPath,
             ])
+        let capture = LogCapture()
         try await onNewThread {
             let recorder = Recorder()
-            let client = RunLoopSocket(delegate: recorder, engine: engine)
+            let client = RunLoopSocket(delegate: recorder, engine: engine, logger: capture.logger)
             recorder.name(client, "client")
             var settings = fixture.clientSettings()
             settings.minimumVersion = version
@@ -43,6 +44,11 @@ struct RunLoopSocketTLSTests {
             #expect(client.negotiatedALPN == "asyncsocket")
             client.disconnect()
         }
+        // The handshake's end is a debug line with the socket's metadata and the protocol agreed.
+        let secured = capture.lines.filter { $0.level == .debug && $0.message == "TLS secured" }
+        #expect(secured.count == 1, "\(capture.lines)")
+        #expect(secured.first?.metadata["alpn"] == "asyncsocket")
+        #expect(secured.first?.metadata["face"] == "RunLoopSocket" && secured.first?.metadata["peer"] != nil)
         #expect(server.wait(for: "Protocol version: \(version == .tls1_2 ? "TLSv1.2" : "TLSv1.3")"))
         server.stop()
     }
