@@ -5,7 +5,7 @@ import Testing
 @Suite("asyncsocket echo-server")
 struct EchoServerCommandTests {
     @Test(
-        "lines come back on both APIs, and over two worker loops",
+        "lines come back on both APIs, and over two worker loops; --log-level debug shows the sockets' lines",
         arguments: [["--api", "legacy"], ["--api", "queue"], ["--api", "legacy", "--workers", "2"]])
     func echoes(arguments: [String]) async throws {
         try await onNewThread {
@@ -20,6 +20,15 @@ struct EchoServerCommandTests {
             first.send("again\n")
             #expect(first.receiveLine() == "again")
             #expect(server.process.wait(for: "client connected"))
+            // --log-level debug shows the library's own lines, each with the socket's metadata.
+            let face = arguments[1] == "legacy" ? "RunLoopSocket" : "QueueSocket"
+            #expect(
+                server.process.wait { (output: String, errors: String) in
+                    (output + errors).split(separator: "\n").contains { line in
+                        line.hasSuffix("[AsyncSocketKit] accepted a connection") && line.contains("face=\(face)")
+                            && line.contains("socket=") && line.contains("from=127.0.0.1:")
+                    }
+                })
         }
     }
 
