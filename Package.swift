@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // `swift package generate-documentation` (the DocC catalogs); a plugin, linked into no product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -59,6 +60,7 @@ let package = Package(
                 "CAsyncSocketShims",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .target(name: "MigrationTesting", dependencies: ["AsyncSocketKit", "AsyncSocketCore"]),
@@ -139,6 +141,7 @@ let package = Package(
                 name: "SocketTests",
                 dependencies: [
                     "AsyncSocketKit", "AsyncSocketCore", "CLibevent", "COpenSSL", "SocketTestSupport",
+                    .product(name: "MetricsTestKit", package: "swift-metrics"),
                 ]
             ),
             .testTarget(
@@ -146,6 +149,7 @@ let package = Package(
                 dependencies: [
                     "AsyncSocketKit", "AsyncSocketCore", "SocketTestSupport",
                     .product(name: "Logging", package: "swift-log"),
+                    .product(name: "MetricsTestKit", package: "swift-metrics"),
                 ]
             ),
             .testTarget(

@@ -380,6 +380,8 @@ extension EngineHarness: ConnectionDriving {
     package func mayDequeue(_ direction: TransferDirection) -> Bool { !isClosed }
     package func isPaused(_ direction: TransferDirection) -> Bool { false }
     package var peerEndNoticed: Bool { false }
+    /// The harness reports no metrics.
+    package var metricHandles: SocketMetricHandles? { nil }
 
     package func deliver(_ callback: ConnectionCallback) {
         switch callback {

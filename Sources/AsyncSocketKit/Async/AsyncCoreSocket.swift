@@ -36,8 +36,8 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
     /// The delegate queue a QueueSocket must have to make callbacks; these sockets never use it.
     static let unusedDelegateQueue = DispatchQueue(label: "AsyncSocketKit.AsyncCoreSocket")
 
-    convenience init(delegate: any QueueSocketDelegate & Sendable, logger: Logger?) {
-        self.init(delegate: delegate, delegateQueue: Self.unusedDelegateQueue, logger: logger)
+    convenience init(delegate: any QueueSocketDelegate & Sendable, logger: Logger?, metrics: SocketMetrics?) {
+        self.init(delegate: delegate, delegateQueue: Self.unusedDelegateQueue, logger: logger, metrics: metrics)
     }
 
     /// Set (before it listens) on the socket under an ``AsyncSocketListener``: its log lines name that
@@ -130,7 +130,7 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
                 metadata: logMetadata().metadata())
         }
         let delegate = AsyncConnectionDelegate()
-        let socket = AsyncCoreSocket(delegate: delegate, logger: logger)
+        let socket = AsyncCoreSocket(delegate: delegate, logger: logger, metrics: metrics.source)
         if let tap {
             socket.tap = tap
             tap.socket(self, didAcceptNewSocket: socket)

@@ -44,12 +44,13 @@ public final class AsyncSocketConnection: Sendable {
 
     /// Connects to `host` (a name, looked up off the caller's thread, or a numeric address) on `port`,
     /// trying the host's addresses as ``QueueSocket`` does. Throws the socket's error when no address
-    /// connects (a refusal is the POSIX error). `logger` receives the socket's `.debug` lines.
-    public static func connect(toHost host: String, port: UInt16, logger: Logger? = nil) async throws
-        -> AsyncSocketConnection
-    {
+    /// connects (a refusal is the POSIX error). `logger` receives the socket's lines (lifecycle at
+    /// `.debug`, misuse at `.warning`); `metrics` counts what it does (``SocketMetrics``; `nil`: nothing).
+    public static func connect(
+        toHost host: String, port: UInt16, logger: Logger? = nil, metrics: SocketMetrics? = nil
+    ) async throws -> AsyncSocketConnection {
         let delegate = AsyncConnectionDelegate()
-        let socket = AsyncCoreSocket(delegate: delegate, logger: logger)
+        let socket = AsyncCoreSocket(delegate: delegate, logger: logger, metrics: metrics)
         socket.startObserving()
         let connection = AsyncSocketConnection(socket: socket, delegate: delegate)
         try await connection.perform(tag: AsyncOperations.connectTag, AsyncWaiter.done) { _ in

@@ -23,12 +23,16 @@ public final class AsyncSocketListener: Sendable {
     /// numeric address; `nil`: every address), both IPv4 and IPv6 where the host has them. Throws the
     /// socket's error when it cannot listen (the port taken: the POSIX error). With `reusePort`, the
     /// listeners set `SO_REUSEPORT`: other listeners of the same user that set it too may share the port,
-    /// and the kernel spreads the incoming connections over them.
-    public init(host: String? = nil, port: UInt16, reusePort: Bool = false, logger: Logger? = nil) throws {
+    /// and the kernel spreads the incoming connections over them. `logger` receives the listener's and
+    /// its connections' lines; `metrics` counts what they do (``SocketMetrics``; `nil`: nothing).
+    public init(
+        host: String? = nil, port: UInt16, reusePort: Bool = false, logger: Logger? = nil,
+        metrics: SocketMetrics? = nil
+    ) throws {
         let (stream, continuation) = AsyncThrowingStream<AsyncSocketConnection, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(Self.pendingLimit))
         delegate = AsyncListenerDelegate(accepted: continuation)
-        socket = AsyncCoreSocket(delegate: delegate, logger: logger)
+        socket = AsyncCoreSocket(delegate: delegate, logger: logger, metrics: metrics)
         connections = Connections(stream: stream)
         // A consumer cancelled while it waits ends the sequence: stop listening, as close() does.
         continuation.onTermination = { [socket] termination in

@@ -105,6 +105,9 @@ package protocol ConnectionDriving: AnyObject, ByteTransport {
     /// The timeout was extended: a paused transfer goes on.
     func transferResumed(_ direction: TransferDirection)
 
+    /// The metrics of the socket's face and engine (``SocketMetrics``), or `nil` when it has none.
+    var metricHandles: SocketMetricHandles? { get }
+
     /// Whose rules apply where the originals differ (the end of the peer's data, above all).
     var semantics: Semantics { get }
     /// Callbacks handed over may not all have reached the delegate yet (a face that delivers on

@@ -55,6 +55,7 @@ extension ConnectionDriving {
         if let (data, tag) = result.completed {
             let mark = deliveryMark
             disarmTimer(.read)
+            metricHandles?.reads.increment()
             deliver(.didRead(data, tag: tag))
             guard goesOn(after: mark) else { return carryOver(after: mark) { $0.followReadPass(result) } }
         }

@@ -21,11 +21,13 @@ extension ConnectionDriving {
             tlsHandshaking = false
             watchWritable(tls?.hasPendingCiphertext == true)
             engine.completeTLS()
+            metricHandles?.tlsHandshakes.increment()
             let mark = deliveryMark
             deliver(.didSecure)
             guard goesOn(after: mark) else { return carryOver(after: mark) { _ in } }
             resumeAfterHandshake()
         case .failed(let error):
+            metricHandles?.tlsFailures.increment()
             fail(.handshake(error))
         }
     }

@@ -12,6 +12,10 @@ extension ConnectionDriving {
         case .write: query = engine.writeTimeoutQuery
         }
         guard let query else { return }
+        switch direction {
+        case .read: metricHandles?.readTimeouts.increment()
+        case .write: metricHandles?.writeTimeouts.increment()
+        }
         askTimeout(direction, query)
     }
 

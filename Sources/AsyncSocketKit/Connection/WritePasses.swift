@@ -57,6 +57,7 @@ extension ConnectionDriving {
         if let tag = result.completedTag {
             let mark = deliveryMark
             disarmTimer(.write)
+            metricHandles?.writes.increment()
             deliver(.didWrite(tag: tag))
             guard goesOn(after: mark) else { return carryOver(after: mark) { $0.followWritePass(result) } }
         }

@@ -31,6 +31,7 @@ extension DescriptorConnection {
             tls = try TLSStart.transport(
                 payload: payload, prebuffered: prebuffered, connectHost: tlsPeerName, logger: tlsLogger, over: self)
         } catch {
+            metricHandles?.tlsFailures.increment()
             return fail(.tlsStart(error))
         }
         tlsHandshaking = true

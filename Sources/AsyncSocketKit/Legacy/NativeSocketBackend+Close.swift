@@ -54,6 +54,9 @@ extension NativeSocketBackend: LegacyClosing {
         let keptOwner = callbackOwner
         if wasStarted {
             log(.debug, "closed")
+            metrics.closed(
+                failed: closingWithError, face: Self.metricsFace, engine: Self.metricsEngine,
+                listening: listening != nil)
         }
         dropScheduledWork()
         engine.reset()

@@ -122,6 +122,7 @@ extension NativeSocketBackend {
         phase = .connected
         writableHint = true
         log(.debug, "connected")
+        metrics.opened(face: Self.metricsFace, engine: Self.metricsEngine)
         attachSource()
         let generation = self.generation
         if let owner = callbackOwner, let peer = peerAddress {

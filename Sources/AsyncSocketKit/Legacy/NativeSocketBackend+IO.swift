@@ -88,13 +88,21 @@ extension NativeSocketBackend: ByteTransport {
     // MARK: ByteTransport
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
-        DescriptorTransport.read(fd, into: buffer)
+        let result = DescriptorTransport.read(fd, into: buffer)
+        if let handles = metrics.handles, case .bytes(let count) = result {
+            handles.bytesRead.increment(by: count)
+        }
+        return result
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
-        if gather.isAccounting {
-            return gather.take(upTo: bytes.count)
+        let result = gather.isAccounting ? gather.take(upTo: bytes.count) : DescriptorTransport.write(fd, bytes)
+        if let handles = metrics.handles, case .bytes(let count) = result {
+            handles.bytesWritten.increment(by: count)
         }
-        return DescriptorTransport.write(fd, bytes)
+        return result
     }
+
+    /// The metrics of this socket's face and engine, once it connected or was accepted.
+    var metricHandles: SocketMetricHandles? { metrics.handles }
 }

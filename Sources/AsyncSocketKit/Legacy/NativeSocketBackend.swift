@@ -93,16 +93,23 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var reportedAcceptFailure = false
     /// The number that names this socket in log lines.
     let logID = SocketLogID.make()
+    /// The user's metrics and this socket's handles.
+    var metrics: ConnectionMetrics
     var isClosingWithError: Bool { closingWithError }
     var peerAddress: SocketAddress?
     /// The host string of a connect by name (for `description` and the TLS peer-name check).
     var connectHost: String?
     var tlsHandshaking = false
 
-    init(resolver: HostResolver?, logger: Logger?) {
+    init(resolver: HostResolver?, logger: Logger?, metrics: SocketMetrics?) {
         self.customResolver = resolver
         self.logger = logger
+        self.metrics = ConnectionMetrics(metrics)
     }
+
+    /// What the socket's metrics are dimensioned by.
+    static let metricsFace = "RunLoopSocket"
+    static let metricsEngine = "native"
 
     /// The public object for callbacks (which come only while started): the strong reference, or,
     /// inside the accept sequence before the child is kept, the unowned one (the sequence holds it).

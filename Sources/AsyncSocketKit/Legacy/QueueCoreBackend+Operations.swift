@@ -45,7 +45,7 @@ extension QueueCoreBackend {
         }
         var child: RunLoopSocket? = RunLoopSocket(
             delegate: delegate, preBuffering: RunLoopSocket.defaultPreBuffering, engine: .queueCore,
-            resolver: customResolver, logger: logger)
+            resolver: customResolver, logger: logger, metrics: metrics)
         guard let childBackend = child?.backend as? QueueCoreBackend else { return }
         childBackend.modes = modes
         // From `adopt` on, the child's QueueSocket reports (and sends its end-of-stream probes)

@@ -19,6 +19,8 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     var retainedOwner: RunLoopSocket?
     let customResolver: HostResolver?
     let logger: Logger?
+    /// The user's metrics, for every QueueSocket this backend makes and the children it accepts.
+    let metrics: SocketMetrics?
     var preBuffering: Bool
 
     /// Touched on the loop thread (or before the socket has a loop).
@@ -58,9 +60,10 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
     /// retargeted on the loop thread.
     let deliveries = QueueCoreDeliveries()
 
-    init(resolver: HostResolver?, logger: Logger?, preBuffering: Bool) {
+    init(resolver: HostResolver?, logger: Logger?, metrics: SocketMetrics?, preBuffering: Bool) {
         customResolver = resolver
         self.logger = logger
+        self.metrics = metrics
         self.preBuffering = preBuffering
         deliveries.backend = self
     }
@@ -84,7 +87,8 @@ final class QueueCoreBackend: LegacySocketBackend, @unchecked Sendable {
         epoch += 1
         let bridge = QueueCoreBridge(deliveries: deliveries, epoch: epoch)
         let socket = QueueCoreSocket(
-            delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger)
+            delegate: bridge, delegateQueue: bridge.queue, resolver: customResolver, logger: logger,
+            metrics: metrics)
         socket.adopt(by: bridge, preBuffering: preBuffering, peerEndedProbe: bridge.probeHandler(for: socket))
         if let marks { socket.legacySetWriteMarks(marks) }
         if prebufferLimit > 0 { socket.legacySetMaxPrebufferSize(prebufferLimit) }

@@ -224,7 +224,8 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
                 metadata: logMetadata().metadata())
         }
         let newSocket = QueueCoreSocket(
-            delegate: bridge, delegateQueue: bridge.queue, resolver: resolver, logger: logger)
+            delegate: bridge, delegateQueue: bridge.queue, resolver: resolver, logger: logger,
+            metrics: metrics.source)
         newSocket.adoptAccepted(child, unix: unixListenPath != nil, watching: false)
         bridge.socket(self, didAcceptNewSocket: newSocket)
     }

@@ -48,11 +48,13 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     /// ``defaultPreBuffering``); with it off, reads to a separator never take a byte past it.
     /// `engine` chooses what does the I/O (``Engine/native`` or ``Engine/queueCore``).
     /// `resolver` looks up host names for ``connectToHost(_:onPort:withTimeout:)`` (`nil`:
-    /// ``HostResolver/system``, started on first use); `logger` receives
-    /// `.debug` lines about ignored calls and other details.
+    /// ``HostResolver/system``, started on first use); `logger` receives the socket's lines (lifecycle
+    /// at `.debug`, misuse and ignored calls at `.warning`); `metrics` counts what it does
+    /// (``SocketMetrics``; `nil`: nothing is counted), and so do the sockets it accepts.
     public init(
         delegate: (any RunLoopSocketDelegate)? = nil, userData: Int = 0, preBuffering: Bool? = nil,
-        engine: Engine = .native, resolver: HostResolver? = nil, logger: Logger? = nil
+        engine: Engine = .native, resolver: HostResolver? = nil, logger: Logger? = nil,
+        metrics: SocketMetrics? = nil
     ) {
         storedDelegate = delegate
         storedUserData = userData
@@ -60,11 +62,12 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
         let preBuffering = preBuffering ?? Self.defaultPreBuffering
         switch engine {
         case .native:
-            let native = NativeSocketBackend(resolver: resolver, logger: logger)
+            let native = NativeSocketBackend(resolver: resolver, logger: logger, metrics: metrics)
             native.engine.configuration.prebuffering = preBuffering
             backend = native
         case .queueCore:
-            backend = QueueCoreBackend(resolver: resolver, logger: logger, preBuffering: preBuffering)
+            backend = QueueCoreBackend(
+                resolver: resolver, logger: logger, metrics: metrics, preBuffering: preBuffering)
         }
         backend.owner = self
     }

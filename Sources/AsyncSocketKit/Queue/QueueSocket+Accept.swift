@@ -94,6 +94,7 @@ extension QueueSocket {
             sockets: sockets,
             accepted: { [unowned self] child, peer in
                 log(.debug, "accepted a connection", ["from": .string(peer.description), "child fd": "\(child)"])
+                metrics.handles?.accepted.increment()
                 accepted(child, from: peer)
             },
             failed: { [unowned self] code in
@@ -112,6 +113,7 @@ extension QueueSocket {
         }
         stateIndex += 1
         phase = .listening(driver)
+        metrics.resolve(face: logFace, engine: logEngine)
     }
 
     /// GCD's accept sequence, on the delegate queue: newSocketQueueForConnection, the child (already
@@ -139,7 +141,8 @@ extension QueueSocket {
             var newSocket: QueueSocket? =
                 (try? QueueSocket(
                     delegate: delegate, delegateQueue: delegateQueue, socketQueue: queue, resolver: resolver,
-                    logger: logger)) ?? QueueSocket(delegate: delegate, delegateQueue: delegateQueue)
+                    logger: logger, metrics: metrics.source))
+                ?? QueueSocket(delegate: delegate, delegateQueue: delegateQueue, metrics: metrics.source)
             newSocket?.adoptAccepted(child, unix: isUnix, watching: true)
             delegate.socket(self, didAcceptNewSocket: newSocket!)
             if isKnownUniquelyReferenced(&newSocket) {
@@ -157,6 +160,7 @@ extension QueueSocket {
             phase = .connected
             stateIndex += 1
             fd = child
+            metrics.opened(face: logFace, engine: logEngine)
             if unix {
                 connectedURL = URL(fileURLWithPath: SocketOps.peerAddress(child)?.unixPath ?? "")
             }

@@ -326,15 +326,23 @@ extension QueueSocket: ByteTransport {
     // MARK: ByteTransport
 
     package func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
-        DescriptorTransport.read(fd, into: buffer)
+        let result = DescriptorTransport.read(fd, into: buffer)
+        if let handles = metrics.handles, case .bytes(let count) = result {
+            handles.bytesRead.increment(by: count)
+        }
+        return result
     }
 
     package func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
-        if gather.isAccounting {
-            return gather.take(upTo: bytes.count)
+        let result = gather.isAccounting ? gather.take(upTo: bytes.count) : DescriptorTransport.write(fd, bytes)
+        if let handles = metrics.handles, case .bytes(let count) = result {
+            handles.bytesWritten.increment(by: count)
         }
-        return DescriptorTransport.write(fd, bytes)
+        return result
     }
+
+    /// The metrics of this socket's face and engine, once it connected or was accepted.
+    package var metricHandles: SocketMetricHandles? { metrics.handles }
 }
 
 /// A read request handed to the socket queue (its caller buffer is used only there).

@@ -32,6 +32,8 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     let marksTargetQueues = Atomic<Bool>(false)
     package let logger: Logger?
     let resolver: HostResolver?
+    /// The user's metrics and this socket's handles (socket queue only).
+    var metrics: ConnectionMetrics
 
     // Everything below is touched on `socketQueue` only.
     weak var storedDelegate: (any QueueSocketDelegate)?
@@ -86,10 +88,12 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     var connectHostString: String?
 
     /// A socket with its own serial socket queue (`initWithDelegate:delegateQueue:`). `resolver`
-    /// looks up host names (`nil`: ``HostResolver/system``); `logger` receives `.debug` lines.
+    /// looks up host names (`nil`: ``HostResolver/system``); `logger` receives the socket's lines
+    /// (lifecycle at `.debug`, misuse at `.warning`); `metrics` counts what it does (``SocketMetrics``;
+    /// `nil`: nothing is counted).
     public init(
         delegate: (any QueueSocketDelegate)? = nil, delegateQueue: DispatchQueue? = nil,
-        resolver: HostResolver? = nil, logger: Logger? = nil
+        resolver: HostResolver? = nil, logger: Logger? = nil, metrics: SocketMetrics? = nil
     ) {
         _ = DispatchTimerWarmUp.done
         socketQueue = DispatchQueue(label: "GCDAsyncSocket")
@@ -97,6 +101,7 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         socketQueueIsUsers = false
         self.logger = logger
         self.resolver = resolver
+        self.metrics = ConnectionMetrics(metrics)
         storedDelegate = delegate
         storedDelegateQueue = delegateQueue
         engine.configuration.availableReadsTakeEstimate = semantics == .gcd
@@ -106,7 +111,7 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     /// `socketQueue` must be serial: a global (concurrent) queue throws `badConfig`; `nil` makes one.
     public init(
         delegate: (any QueueSocketDelegate)?, delegateQueue: DispatchQueue?, socketQueue: DispatchQueue?,
-        resolver: HostResolver? = nil, logger: Logger? = nil
+        resolver: HostResolver? = nil, logger: Logger? = nil, metrics: SocketMetrics? = nil
     ) throws(QueueSocketError) {
         if let socketQueue, Self.isGlobalQueue(socketQueue) {
             throw QueueSocketError(.badConfig, "The socket queue must be serial, not a global concurrent queue")
@@ -117,6 +122,7 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         socketQueueIsUsers = socketQueue != nil
         self.logger = logger
         self.resolver = resolver
+        self.metrics = ConnectionMetrics(metrics)
         storedDelegate = delegate
         storedDelegateQueue = delegateQueue
         if socketQueueIsUsers {
