@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "AsyncSocketKit", targets: ["AsyncSocketKit"]),
         .library(name: "MigrationTesting", targets: ["MigrationTesting"]),
         .library(name: "AsyncSocketTesting", targets: ["AsyncSocketTesting"]),
+        // A server on any face as a swift-service-lifecycle Service (graceful shutdown on SIGTERM);
+        // its own product, so AsyncSocketKit alone does not depend on swift-service-lifecycle.
+        .library(name: "AsyncSocketServiceLifecycle", targets: ["AsyncSocketServiceLifecycle"]),
         .executable(name: "asyncsocket", targets: ["AsyncSocketCommand"]),
     ] + fuzzTargetsProduct,
     dependencies: [
@@ -28,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `swift package generate-documentation` (the DocC catalogs); a plugin, linked into no product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -64,6 +68,14 @@ let package = Package(
             ]
         ),
         .target(name: "MigrationTesting", dependencies: ["AsyncSocketKit", "AsyncSocketCore"]),
+        .target(
+            name: "AsyncSocketServiceLifecycle",
+            dependencies: [
+                "AsyncSocketKit", "AsyncSocketCore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "EngineTestSupport", dependencies: ["AsyncSocketCore", "AsyncSocketKit"]),
         .target(
             name: "AsyncSocketTesting",
@@ -103,6 +115,15 @@ let package = Package(
                 name: name, dependencies: ["AsyncSocketKit"], path: "Examples/\(name)", exclude: ["README.md"])
         }
         + [
+            // The graceful-shutdown example: it needs the lifecycle product besides AsyncSocketKit.
+            .executableTarget(
+                name: "GracefulEchoServer",
+                dependencies: [
+                    "AsyncSocketKit", "AsyncSocketServiceLifecycle",
+                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                    .product(name: "Logging", package: "swift-log"),
+                ],
+                path: "Examples/GracefulEchoServer", exclude: ["README.md"]),
             // A program the fault tests start as a fresh process: a dispatch timer armed when no
             // descriptor is left (see its main.swift).
             .executableTarget(
@@ -160,6 +181,15 @@ let package = Package(
                     "AsyncSocketCommand",
                 ]
             ),
+            // SocketServerService (the AsyncSocketServiceLifecycle product) on every face, over loopback.
+            .testTarget(
+                name: "LifecycleTests",
+                dependencies: [
+                    "AsyncSocketKit", "AsyncSocketServiceLifecycle", "SocketTestSupport",
+                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                    .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                ]
+            ),
             .testTarget(
                 name: "LoadFaultTests",
                 dependencies: ["AsyncSocketKit", "SocketTestSupport"]
@@ -168,7 +198,7 @@ let package = Package(
                 name: "ProgramTests",
                 dependencies: ["SocketTestSupport"]
                     // Built first, so the tests in Examples/ and Command/ can run them.
-                    + ["AsyncSocketCommand"] + examples.map { .target(name: $0) }
+                    + ["AsyncSocketCommand", "GracefulEchoServer"] + examples.map { .target(name: $0) }
             ),
         ],
     swiftLanguageModes: [.v6]

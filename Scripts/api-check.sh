@@ -9,7 +9,7 @@
 #   Scripts/api-check.sh --self-test   # the check run against a changed copy of the API: must fail
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules=(AsyncSocketKit AsyncSocketCore MigrationTesting AsyncSocketTesting)
+modules=(AsyncSocketKit AsyncSocketCore MigrationTesting AsyncSocketTesting AsyncSocketServiceLifecycle)
 current=$(mktemp -d)
 trap 'rm -rf "$current"' EXIT
 

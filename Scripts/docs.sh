@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of the public libraries (AsyncSocketKit, MigrationTesting,
-# AsyncSocketTesting) with swift-docc-plugin, warnings as errors: a broken symbol link or article
+# AsyncSocketTesting, AsyncSocketServiceLifecycle) with swift-docc-plugin, warnings as errors: a broken symbol link or article
 # reference fails it. The archives go to .build/docs/TARGET.doccarchive.
 #
-#   Scripts/docs.sh                  # all three (CI runs this)
+#   Scripts/docs.sh                  # all four (CI runs this)
 #   Scripts/docs.sh AsyncSocketKit   # one
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
-((${#targets[@]})) || targets=(AsyncSocketKit MigrationTesting AsyncSocketTesting)
+((${#targets[@]})) || targets=(AsyncSocketKit MigrationTesting AsyncSocketTesting AsyncSocketServiceLifecycle)
 mkdir -p .build/docs
 for target in "${targets[@]}"; do
   echo "-- $target"

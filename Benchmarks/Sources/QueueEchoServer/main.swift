@@ -3,9 +3,11 @@
 // servers are written, each accepted connection gets its own serial queue (its socket queue, from
 // newSocketQueueForConnection, and its delegate queue) and its own delegate object, whose state only
 // that queue touches. UDP echo on PORT: a QueueUdpSocket receiving continuously, every datagram sent
-// back to its sender.
+// back to its sender. With --metrics the TCP sockets count into a SocketMetrics on swift-metrics'
+// default factory (not bootstrapped: no-op handlers), which shows what the library's own counting
+// costs.
 //
-//   QueueEchoServer PORT [--udp-queue-targets-delegate-queue]
+//   QueueEchoServer PORT [--udp-queue-targets-delegate-queue] [--metrics]
 import AsyncSocketKit
 import EchoServers
 import Foundation
@@ -17,8 +19,9 @@ guard CommandLine.arguments.count >= 2, let port = UInt16(CommandLine.arguments[
 signal(SIGPIPE, SIG_IGN)
 let raw = QueueEchoListener(lines: false)
 let lines = QueueEchoListener(lines: true)
-let rawListener = QueueSocket(delegate: raw, delegateQueue: raw.queue)
-let lineListener = QueueSocket(delegate: lines, delegateQueue: lines.queue)
+let metrics = CommandLine.arguments.contains("--metrics") ? SocketMetrics() : nil
+let rawListener = QueueSocket(delegate: raw, delegateQueue: raw.queue, metrics: metrics)
+let lineListener = QueueSocket(delegate: lines, delegateQueue: lines.queue, metrics: metrics)
 let udpEcho = QueueUdpEchoDelegate()
 let udpSocket: QueueUdpSocket
 if CommandLine.arguments.contains("--udp-queue-targets-delegate-queue") {

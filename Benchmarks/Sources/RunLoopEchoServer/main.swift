@@ -2,9 +2,11 @@
 // Benchmarks/Peers/run-peers.sh and Benchmarks/scripts/udp-echo.sh:
 // raw echo on PORT (read what is available, write it back) and line echo on PORT+1 (read to "\n",
 // write the line back), and UDP echo on PORT (RunLoopUdpSocket on the same engine; every datagram
-// sent back). One EventRunLoop thread, TCP_NODELAY like the peers.
+// sent back). One EventRunLoop thread, TCP_NODELAY like the peers. With --metrics the TCP sockets
+// count into a SocketMetrics on swift-metrics' default factory (not bootstrapped: no-op handlers),
+// which shows what the library's own counting costs.
 //
-//   RunLoopEchoServer PORT [--engine native|queue-core]
+//   RunLoopEchoServer PORT [--engine native|queue-core] [--metrics]
 import AsyncSocketKit
 import EchoServers
 import Foundation
@@ -16,14 +18,15 @@ let engineName = arguments.firstIndex(of: "--engine").flatMap {
 guard let portArgument = arguments.first, let port = UInt16(portArgument),
     let engine = RunLoopSocket.Engine(rawValue: engineName ?? "native")
 else {
-    print("usage: RunLoopEchoServer PORT [--engine native|queue-core]")
+    print("usage: RunLoopEchoServer PORT [--engine native|queue-core] [--metrics]")
     exit(2)
 }
 signal(SIGPIPE, SIG_IGN)
 let raw = RunLoopEchoDelegate(lines: false)
 let lines = RunLoopEchoDelegate(lines: true)
-let rawListener = RunLoopSocket(delegate: raw, engine: engine)
-let lineListener = RunLoopSocket(delegate: lines, engine: engine)
+let metrics = arguments.contains("--metrics") ? SocketMetrics() : nil
+let rawListener = RunLoopSocket(delegate: raw, engine: engine, metrics: metrics)
+let lineListener = RunLoopSocket(delegate: lines, engine: engine, metrics: metrics)
 let udpEcho = RunLoopUdpEchoDelegate()
 let udpSocket = RunLoopUdpSocket(delegate: udpEcho, families: .ipv4Only, engine: engine)
 udpSocket.maxReceiveBufferSize = 65_507

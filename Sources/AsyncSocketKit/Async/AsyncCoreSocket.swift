@@ -44,6 +44,8 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
     /// face.
     var logsAsListener = false
     override var logFace: String { logsAsListener ? "AsyncSocketListener" : "AsyncSocketConnection" }
+    /// A listener's accepts count under its connections' face.
+    override class var metricsFace: String { "AsyncSocketConnection" }
 
     /// Asks the current task's observer, if there is one, for the tap (before connecting or listening).
     func startObserving() {
@@ -130,12 +132,12 @@ package final class AsyncCoreSocket: QueueSocket, @unchecked Sendable {
                 metadata: logMetadata().metadata())
         }
         let delegate = AsyncConnectionDelegate()
-        let socket = AsyncCoreSocket(delegate: delegate, logger: logger, metrics: metrics.source)
+        let socket = AsyncCoreSocket(delegate: delegate, logger: logger, metrics: metricsSource)
         if let tap {
             socket.tap = tap
             tap.socket(self, didAcceptNewSocket: socket)
         }
-        socket.adoptAccepted(child, unix: unixListenPath != nil, watching: true)
+        socket.adoptAccepted(child, unix: unixListenPath != nil, watching: true, tracker: tracker)
         listener.hand(AsyncSocketConnection(socket: socket, delegate: delegate))
     }
 }

@@ -11,7 +11,7 @@ public final class AsyncSocketListener: Sendable {
     /// How many accepted connections wait, at most, for the caller to take them.
     public static let pendingLimit = 128
 
-    private let socket: AsyncCoreSocket
+    let socket: AsyncCoreSocket
     private let delegate: AsyncListenerDelegate
 
     /// The accepted connections, in the order they were accepted. The sequence ends when the

@@ -38,6 +38,19 @@ enum LegacyAcceptSequence {
             backend.refuseAccept(keeping: child!)
             return
         }
+        if let tracker = listener.tracker {
+            track(child!, in: tracker, on: childLoop)
+        }
         backend.finishAccept(on: childLoop, keeping: child!)
+    }
+
+    /// The child joins its listener's tracker before it can close (its close leaves it: see
+    /// `reportDisconnected`); the tracker's actions reach it on its loop.
+    private static func track(_ child: RunLoopSocket, in tracker: ConnectionTracker, on loop: EventRunLoop) {
+        child.tracker = tracker
+        let reference = WeakSocketReference(child)
+        tracker.add(
+            child, drain: { loop.perform { reference.socket?.disconnectAfterWriting() } },
+            close: { loop.perform { reference.socket?.disconnect() } })
     }
 }

@@ -37,5 +37,6 @@ extension LegacyClosing {
     package func reportDisconnected(_ owner: RunLoopSocket?) {
         guard let owner else { return }
         owner.delegateForCallbacks?.onSocketDidDisconnect(owner)
+        owner.tracker?.remove(owner)
     }
 }

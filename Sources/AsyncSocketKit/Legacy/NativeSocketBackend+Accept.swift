@@ -40,7 +40,6 @@ extension NativeSocketBackend {
                 log(level, message)
             })
         phase = .listening(NativeListening(driver: driver, fd4: sockets.v4 ?? -1, fd6: sockets.v6 ?? -1))
-        metrics.resolve(face: Self.metricsFace, engine: Self.metricsEngine)
         try? driver.start(on: self)
         retainedOwner = owner
     }
@@ -48,7 +47,7 @@ extension NativeSocketBackend {
     /// The legacy accept sequence for one new descriptor.
     private func adoptAccepted(_ childFD: Int32, peer: SocketAddress) {
         log(.debug, "accepted a connection", ["from": .string(peer.description), "child fd": "\(childFD)"])
-        metrics.handles?.accepted.increment()
+        metricHandles?.accepted.increment()
         guard let owner = callbackOwner, let delegate = owner.delegate else {
             AcceptWithoutDelegate.reject(
                 childFD, peer: peer, warned: &warnedNoDelegate, logger: logger,
@@ -56,7 +55,7 @@ extension NativeSocketBackend {
             return
         }
         var child: RunLoopSocket? = RunLoopSocket(
-            delegate: delegate, engine: .native, resolver: customResolver, logger: logger, metrics: metrics.source)
+            delegate: delegate, engine: .native, resolver: customResolver, logger: logger, metrics: metricsSource)
         guard let childBackend = child?.backend as? NativeSocketBackend else { return }
         childBackend.modes = modes
         childBackend.fd = childFD
@@ -72,7 +71,7 @@ extension NativeSocketBackend: LegacyAcceptedChild {
 
     func beginAccept() {
         phase = .accepted
-        metrics.opened(face: Self.metricsFace, engine: Self.metricsEngine)
+        metricHandles?.opened(&countedOpen)
     }
 
     func refuseAccept(keeping child: RunLoopSocket) {

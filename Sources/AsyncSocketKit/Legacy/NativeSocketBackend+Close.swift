@@ -54,9 +54,7 @@ extension NativeSocketBackend: LegacyClosing {
         let keptOwner = callbackOwner
         if wasStarted {
             log(.debug, "closed")
-            metrics.closed(
-                failed: closingWithError, face: Self.metricsFace, engine: Self.metricsEngine,
-                listening: listening != nil)
+            metricHandles?.closed(&countedOpen, failed: closingWithError, listening: listening != nil)
         }
         dropScheduledWork()
         engine.reset()

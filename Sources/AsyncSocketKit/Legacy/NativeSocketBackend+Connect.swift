@@ -122,7 +122,7 @@ extension NativeSocketBackend {
         phase = .connected
         writableHint = true
         log(.debug, "connected")
-        metrics.opened(face: Self.metricsFace, engine: Self.metricsEngine)
+        metricHandles?.opened(&countedOpen)
         attachSource()
         let generation = self.generation
         if let owner = callbackOwner, let peer = peerAddress {

@@ -89,7 +89,7 @@ extension NativeSocketBackend: ByteTransport {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
         let result = DescriptorTransport.read(fd, into: buffer)
-        if let handles = metrics.handles, case .bytes(let count) = result {
+        if let handles = metricHandles, case .bytes(let count) = result {
             handles.bytesRead.increment(by: count)
         }
         return result
@@ -97,12 +97,9 @@ extension NativeSocketBackend: ByteTransport {
 
     func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
         let result = gather.isAccounting ? gather.take(upTo: bytes.count) : DescriptorTransport.write(fd, bytes)
-        if let handles = metrics.handles, case .bytes(let count) = result {
+        if let handles = metricHandles, case .bytes(let count) = result {
             handles.bytesWritten.increment(by: count)
         }
         return result
     }
-
-    /// The metrics of this socket's face and engine, once it connected or was accepted.
-    var metricHandles: SocketMetricHandles? { metrics.handles }
 }

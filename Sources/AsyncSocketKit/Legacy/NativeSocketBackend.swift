@@ -93,8 +93,12 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     var reportedAcceptFailure = false
     /// The number that names this socket in log lines.
     let logID = SocketLogID.make()
-    /// The user's metrics and this socket's handles.
-    var metrics: ConnectionMetrics
+    /// The user's metrics (the sockets this one accepts get them too), and the handles of this socket's
+    /// face and engine (SocketMetrics.swift).
+    let metricsSource: SocketMetrics?
+    let metricHandles: SocketMetricHandles?
+    /// Whether the open-connections meter counts this socket now.
+    var countedOpen = false
     var isClosingWithError: Bool { closingWithError }
     var peerAddress: SocketAddress?
     /// The host string of a connect by name (for `description` and the TLS peer-name check).
@@ -104,12 +108,9 @@ final class NativeSocketBackend: LegacySocketBackend, @unchecked Sendable {
     init(resolver: HostResolver?, logger: Logger?, metrics: SocketMetrics?) {
         self.customResolver = resolver
         self.logger = logger
-        self.metrics = ConnectionMetrics(metrics)
+        metricsSource = metrics
+        metricHandles = metrics?.handles(face: "RunLoopSocket", engine: "native")
     }
-
-    /// What the socket's metrics are dimensioned by.
-    static let metricsFace = "RunLoopSocket"
-    static let metricsEngine = "native"
 
     /// The public object for callbacks (which come only while started): the strong reference, or,
     /// inside the accept sequence before the child is kept, the unowned one (the sequence holds it).

@@ -42,6 +42,8 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
     override package var semantics: Semantics { .legacy }
     override var logFace: String { "RunLoopSocket" }
     override var logEngine: String { "queue-core" }
+    override class var metricsFace: String { "RunLoopSocket" }
+    override class var metricsEngine: String { "queue-core" }
 
     // MARK: Callbacks go to the loop
 
@@ -225,8 +227,9 @@ final class QueueCoreSocket: QueueSocket, @unchecked Sendable {
         }
         let newSocket = QueueCoreSocket(
             delegate: bridge, delegateQueue: bridge.queue, resolver: resolver, logger: logger,
-            metrics: metrics.source)
-        newSocket.adoptAccepted(child, unix: unixListenPath != nil, watching: false)
+            metrics: metricsSource)
+        // Tracked as the RunLoopSocket it becomes (LegacyAcceptSequence.swift), not here.
+        newSocket.adoptAccepted(child, unix: unixListenPath != nil, watching: false, tracker: nil)
         bridge.socket(self, didAcceptNewSocket: newSocket)
     }
 

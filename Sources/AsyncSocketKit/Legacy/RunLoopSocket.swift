@@ -40,6 +40,9 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     /// The engine the socket was made with.
     public let engine: Engine
     private weak var storedDelegate: (any RunLoopSocketDelegate)?
+    /// A listener's: the open connections it accepted, for a graceful shutdown; an accepted socket's:
+    /// its listener's, which it leaves when its close is reported (ConnectionTracker.swift).
+    package var tracker: ConnectionTracker?
     private var storedUserData: Int
 
     /// A socket with `delegate` (held weakly) and `userData` (`initWithDelegate:userData:`).
@@ -84,6 +87,7 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     deinit {
+        tracker?.remove(self)
         backend.ownerDidGoAway()
     }
 

@@ -94,7 +94,7 @@ extension QueueSocket {
             sockets: sockets,
             accepted: { [unowned self] child, peer in
                 log(.debug, "accepted a connection", ["from": .string(peer.description), "child fd": "\(child)"])
-                metrics.handles?.accepted.increment()
+                metricHandles?.accepted.increment()
                 accepted(child, from: peer)
             },
             failed: { [unowned self] code in
@@ -113,7 +113,6 @@ extension QueueSocket {
         }
         stateIndex += 1
         phase = .listening(driver)
-        metrics.resolve(face: logFace, engine: logEngine)
     }
 
     /// GCD's accept sequence, on the delegate queue: newSocketQueueForConnection, the child (already
@@ -128,6 +127,7 @@ extension QueueSocket {
         let box = DelegateBox(delegate)
         let addressData = address.data
         let isUnix = unixListenPath != nil
+        let tracker = tracker
         let accept: @Sendable () -> Void = { [self] in
             guard let delegate = box.delegate else {
                 async { [self] in
@@ -141,9 +141,9 @@ extension QueueSocket {
             var newSocket: QueueSocket? =
                 (try? QueueSocket(
                     delegate: delegate, delegateQueue: delegateQueue, socketQueue: queue, resolver: resolver,
-                    logger: logger, metrics: metrics.source))
-                ?? QueueSocket(delegate: delegate, delegateQueue: delegateQueue, metrics: metrics.source)
-            newSocket?.adoptAccepted(child, unix: isUnix, watching: true)
+                    logger: logger, metrics: metricsSource))
+                ?? QueueSocket(delegate: delegate, delegateQueue: delegateQueue, metrics: metricsSource)
+            newSocket?.adoptAccepted(child, unix: isUnix, watching: true, tracker: tracker)
             delegate.socket(self, didAcceptNewSocket: newSocket!)
             if isKnownUniquelyReferenced(&newSocket) {
                 // Nobody kept it: close it now, while the callback can still name it.
@@ -155,12 +155,19 @@ extension QueueSocket {
 
     /// On the new socket's queue (synchronously, so nothing but the caller holds the socket after):
     /// a started, connected socket, with its sources set up when `watching`.
-    func adoptAccepted(_ child: Int32, unix: Bool, watching: Bool) {
+    /// `tracker`: the listener's, which the socket joins here, before anything can close it.
+    func adoptAccepted(_ child: Int32, unix: Bool, watching: Bool, tracker: ConnectionTracker?) {
         sync {
             phase = .connected
             stateIndex += 1
             fd = child
-            metrics.opened(face: logFace, engine: logEngine)
+            metricHandles?.opened(&countedOpen)
+            if let tracker {
+                self.tracker = tracker
+                tracker.add(
+                    self, drain: { [weak self] in self?.disconnectAfterWriting() },
+                    close: { [weak self] in self?.disconnect() })
+            }
             if unix {
                 connectedURL = URL(fileURLWithPath: SocketOps.peerAddress(child)?.unixPath ?? "")
             }

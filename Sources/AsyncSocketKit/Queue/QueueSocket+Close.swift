@@ -41,17 +41,19 @@ extension QueueSocket {
     func closeWithError(_ error: (any Error)?) {
         guard started else { return }
         log(.debug, "closed", error.map { ["error": .string("\($0)")] } ?? [:])
-        metrics.closed(failed: error != nil, face: logFace, engine: logEngine, listening: !listenFDs.isEmpty)
+        metricHandles?.closed(&countedOpen, failed: error != nil, listening: !listenFDs.isEmpty)
         let keepsDescriptor = closing(with: error)
         tearDown(keepingDescriptor: keepsDescriptor)
         notify { [self] in $0.socketDidDisconnect(self, withError: error) }
+        tracker?.remove(self)
     }
 
     /// Closes without telling anyone (the socket is going away).
     func closeWithoutCallback() {
         guard started else { return }
-        metrics.closed(failed: false, face: logFace, engine: logEngine, listening: !listenFDs.isEmpty)
+        metricHandles?.closed(&countedOpen, failed: false, listening: !listenFDs.isEmpty)
         tearDown()
+        tracker?.remove(self)
     }
 
     /// `keepingDescriptor`: something else (see `closing(with:)`) holds the connected descriptor and

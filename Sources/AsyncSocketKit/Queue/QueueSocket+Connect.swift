@@ -184,7 +184,7 @@ extension QueueSocket {
         disarm(connectTimer)
         peer = SocketOps.peerAddress(socket)
         log(.debug, "connected")
-        metrics.opened(face: logFace, engine: logEngine)
+        metricHandles?.opened(&countedOpen)
         if let url = connectedURL {
             notify { [self] in $0.socket(self, didConnectTo: url) }
         } else if let peer {

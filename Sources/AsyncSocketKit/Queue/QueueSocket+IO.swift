@@ -327,7 +327,7 @@ extension QueueSocket: ByteTransport {
 
     package func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportReadResult {
         let result = DescriptorTransport.read(fd, into: buffer)
-        if let handles = metrics.handles, case .bytes(let count) = result {
+        if let handles = metricHandles, case .bytes(let count) = result {
             handles.bytesRead.increment(by: count)
         }
         return result
@@ -335,14 +335,12 @@ extension QueueSocket: ByteTransport {
 
     package func write(_ bytes: UnsafeRawBufferPointer) -> TransportWriteResult {
         let result = gather.isAccounting ? gather.take(upTo: bytes.count) : DescriptorTransport.write(fd, bytes)
-        if let handles = metrics.handles, case .bytes(let count) = result {
+        if let handles = metricHandles, case .bytes(let count) = result {
             handles.bytesWritten.increment(by: count)
         }
         return result
     }
 
-    /// The metrics of this socket's face and engine, once it connected or was accepted.
-    package var metricHandles: SocketMetricHandles? { metrics.handles }
 }
 
 /// A read request handed to the socket queue (its caller buffer is used only there).

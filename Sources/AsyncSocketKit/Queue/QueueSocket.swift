@@ -32,8 +32,15 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     let marksTargetQueues = Atomic<Bool>(false)
     package let logger: Logger?
     let resolver: HostResolver?
-    /// The user's metrics and this socket's handles (socket queue only).
-    var metrics: ConnectionMetrics
+    /// The user's metrics (the sockets this one accepts get them too), and the handles of this socket's
+    /// face and engine (SocketMetrics.swift).
+    let metricsSource: SocketMetrics?
+    package let metricHandles: SocketMetricHandles?
+    /// Whether the open-connections meter counts this socket now (socket queue only).
+    var countedOpen = false
+    /// A listener's: the open connections it accepted, for a graceful shutdown; an accepted socket's:
+    /// its listener's, which it leaves when it closes (ConnectionTracker.swift). Socket queue only.
+    var tracker: ConnectionTracker?
 
     // Everything below is touched on `socketQueue` only.
     weak var storedDelegate: (any QueueSocketDelegate)?
@@ -101,7 +108,8 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         socketQueueIsUsers = false
         self.logger = logger
         self.resolver = resolver
-        self.metrics = ConnectionMetrics(metrics)
+        metricsSource = metrics
+        metricHandles = metrics?.handles(face: Self.metricsFace, engine: Self.metricsEngine)
         storedDelegate = delegate
         storedDelegateQueue = delegateQueue
         engine.configuration.availableReadsTakeEstimate = semantics == .gcd
@@ -122,7 +130,8 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
         socketQueueIsUsers = socketQueue != nil
         self.logger = logger
         self.resolver = resolver
-        self.metrics = ConnectionMetrics(metrics)
+        metricsSource = metrics
+        metricHandles = metrics?.handles(face: Self.metricsFace, engine: Self.metricsEngine)
         storedDelegate = delegate
         storedDelegateQueue = delegateQueue
         if socketQueueIsUsers {
@@ -343,6 +352,9 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     package let logID = SocketLogID.make()
     /// The face and engine log lines name.
     var logFace: String { "QueueSocket" }
+    /// The face and engine the socket's metrics are dimensioned by.
+    class var metricsFace: String { "QueueSocket" }
+    class var metricsEngine: String { "dispatch" }
     var logEngine: String { "dispatch" }
 
     /// Logs `message` through the user's logger, if any, with the socket's metadata (on the socket
