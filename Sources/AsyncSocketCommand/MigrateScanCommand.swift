@@ -14,8 +14,7 @@ struct MigrateScanCommand: ParsableCommand {
             spelling, its QueueSocket equivalent (or what to do instead) and, where the port behaves \
             differently, a note. Comments and string literals are skipped; in Swift files the spellings \
             an Objective-C-bridging program used are found too. GCDAsyncSocket code is mapped to \
-            QueueSocket and AsyncUdpSocket to RunLoopUdpSocket; GCDAsyncUdpSocket is reported as not yet \
-            supported; the \
+            QueueSocket, AsyncUdpSocket to RunLoopUdpSocket and GCDAsyncUdpSocket to QueueUdpSocket; the \
             run-loop calls and CoreFoundation networking around the sockets are reported with their \
             replacements; delegate methods that nearly match a delegate requirement are warnings.
 

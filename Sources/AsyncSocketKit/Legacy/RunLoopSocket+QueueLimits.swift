@@ -9,24 +9,32 @@ import Foundation
 // read or write.
 extension RunLoopSocket {
     /// Bytes of the queued writes (the one being sent included) not sent yet.
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public var queuedWriteBytes: Int {
         checkThread("queuedWriteBytes")
         return backend.queueSizes.writeBytes
     }
 
     /// Writes not done yet, the one being sent included (a `startTLS` counts as one).
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public var queuedWriteCount: Int {
         checkThread("queuedWriteCount")
         return backend.queueSizes.writes
     }
 
     /// Reads not done yet, the current one included (a `startTLS` counts as one).
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public var queuedReadCount: Int {
         checkThread("queuedReadCount")
         return backend.queueSizes.reads
     }
 
     /// Bytes read ahead from the peer (prebuffering) that no read has taken yet.
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public var prebufferedBytes: Int {
         checkThread("prebufferedBytes")
         return backend.queueSizes.prebufferedBytes
@@ -34,12 +42,16 @@ extension RunLoopSocket {
 
     /// `false` from the moment the queued write bytes go above the high watermark until they drain to
     /// the low one (``RunLoopSocketDelegate/onSocketDidBecomeWritable(_:)``); always `true` without marks.
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public var isWritable: Bool {
         checkThread("isWritable")
         return backend.queueSizes.isWritable
     }
 
     /// The write queue's watermarks, if set.
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public var writeWatermarks: WriteWatermarks? {
         checkThread("writeWatermarks")
         return backend.writeMarks.map(WriteWatermarks.init)
@@ -47,6 +59,8 @@ extension RunLoopSocket {
 
     /// Sets the write queue's watermarks (`nil` removes them): see ``WriteWatermarks``. Throws the POSIX
     /// error `EINVAL`, changing nothing, unless `0 <= low < high`.
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public func setWriteWatermarks(_ watermarks: WriteWatermarks?) throws {
         checkThread("setWriteWatermarks(_:)")
         backend.writeMarks = try watermarks?.checked()
@@ -65,6 +79,8 @@ extension RunLoopSocket {
     /// length), and fails as such a read does, closing the socket with
     /// ``AsyncSocketError/Code/readMaxedOut``. Reads queued before keep their own. Throws the POSIX error
     /// `EINVAL` for a negative size.
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public func setMaxPrebufferSize(_ bytes: Int) throws {
         checkThread("setMaxPrebufferSize(_:)")
         guard bytes >= 0 else { throw SystemError.posix(EINVAL, "setMaxPrebufferSize") }

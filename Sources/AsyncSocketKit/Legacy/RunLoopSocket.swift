@@ -25,6 +25,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: its variables are touched only on the thread of the socket's loop (each
     // call checks the thread and stops the program otherwise); `backend` is `let`.
     /// What does the socket's I/O (chosen at creation; the legacy behavior is the same with both).
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public enum Engine: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
         /// Non-blocking descriptors watched by the socket's `EventRunLoop` (the default).
         case native
@@ -38,6 +40,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
 
     package let backend: any LegacySocketBackend
     /// The engine the socket was made with.
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public let engine: Engine
     private weak var storedDelegate: (any RunLoopSocketDelegate)?
     /// A listener's: the open connections it accepted, for a graceful shutdown; an accepted socket's:
@@ -101,6 +105,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     private static let preBufferingDefault = Lock(true)
 
     /// The delegate, held weakly. Completions go to whoever is the delegate when they happen.
+    ///
+    /// Original: `delegate` (AsyncSocket).
     public var delegate: (any RunLoopSocketDelegate)? {
         get {
             checkThread("delegate")
@@ -117,12 +123,16 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// `true` when nothing is queued or in progress, so a new delegate would not receive completions
     /// of work queued under the old one.
+    ///
+    /// Original: `canSafelySetDelegate` (AsyncSocket).
     public var canSafelySetDelegate: Bool {
         checkThread("canSafelySetDelegate")
         return backend.canSafelySetDelegate
     }
 
     /// A number for the application's own use.
+    ///
+    /// Original: `userData` (AsyncSocket).
     public var userData: Int {
         get {
             checkThread("userData")
@@ -180,6 +190,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     // MARK: Connecting
 
     /// Connects to `host` (a name or a numeric address) without a timeout.
+    ///
+    /// Original: `connectToHost:onPort:error:` (AsyncSocket).
     public func connectToHost(_ host: String, onPort port: UInt16) throws {
         try connectToHost(host, onPort: port, withTimeout: -1)
     }
@@ -196,11 +208,15 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Connects to a `sockaddr` in `address` without a timeout.
+    ///
+    /// Original: `connectToAddress:error:` (AsyncSocket).
     public func connectToAddress(_ address: Data) throws {
         try connectToAddress(address, viaInterfaceAddress: nil, withTimeout: -1)
     }
 
     /// Connects to a `sockaddr` in `address` with a timeout.
+    ///
+    /// Original: `connectToAddress:withTimeout:error:` (AsyncSocket).
     public func connectToAddress(_ address: Data, withTimeout timeout: TimeInterval) throws {
         try connectToAddress(address, viaInterfaceAddress: nil, withTimeout: timeout)
     }
@@ -217,23 +233,31 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// Closes at once, dropping queued reads and writes. A started socket tells its delegate
     /// `onSocketDidDisconnect` before this call returns (never `willDisconnectWithError`).
+    ///
+    /// Original: `disconnect` (AsyncSocket).
     public func disconnect() {
         backend.disconnect()
     }
 
     /// Disconnects once every queued read has finished; later reads and writes are ignored.
+    ///
+    /// Original: `disconnectAfterReading` (AsyncSocket).
     public func disconnectAfterReading() {
         checkThread("disconnectAfterReading()")
         backend.disconnectAfter(reading: true, writing: false)
     }
 
     /// Disconnects once every queued write has finished; later reads and writes are ignored.
+    ///
+    /// Original: `disconnectAfterWriting` (AsyncSocket).
     public func disconnectAfterWriting() {
         checkThread("disconnectAfterWriting()")
         backend.disconnectAfter(reading: false, writing: true)
     }
 
     /// Disconnects once every queued read and write has finished.
+    ///
+    /// Original: `disconnectAfterReadingAndWriting` (AsyncSocket).
     public func disconnectAfterReadingAndWriting() {
         checkThread("disconnectAfterReadingAndWriting()")
         backend.disconnectAfter(reading: true, writing: true)
@@ -247,6 +271,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Reads whatever is available into `buffer` from `offset` on.
+    ///
+    /// Original: `readDataWithTimeout:buffer:bufferOffset:tag:` (AsyncSocket).
     public func readData(withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, tag: Int)
     {
         read(
@@ -255,6 +281,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Reads whatever is available, at most `maxLength` bytes (0: no limit), into `buffer`.
+    ///
+    /// Original: `readDataWithTimeout:buffer:bufferOffset:maxLength:tag:` (AsyncSocket).
     public func readData(
         withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, maxLength: Int, tag: Int
     ) {
@@ -269,6 +297,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Reads exactly `length` bytes into `buffer` from `offset` on.
+    ///
+    /// Original: `readDataToLength:withTimeout:buffer:bufferOffset:tag:` (AsyncSocket).
     public func readData(
         toLength length: Int, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int,
         tag: Int
@@ -285,6 +315,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Reads up to and including `data` into `buffer` from `offset` on.
+    ///
+    /// Original: `readDataToData:withTimeout:buffer:bufferOffset:tag:` (AsyncSocket).
     public func readData(
         to data: Data, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, tag: Int
     ) {
@@ -294,6 +326,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Reads up to and including `data`, failing with `readMaxedOut` past `maxLength` bytes (0: none).
+    ///
+    /// Original: `readDataToData:withTimeout:maxLength:tag:` (AsyncSocket).
     public func readData(to data: Data, withTimeout timeout: TimeInterval, maxLength: Int, tag: Int) {
         readToData(
             data, timeout: timeout, buffer: nil, offset: 0, maxLength: maxLength, tag: tag,
@@ -301,6 +335,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Reads up to and including `data` into `buffer`, failing past `maxLength` bytes (0: none).
+    ///
+    /// Original: `readDataToData:withTimeout:buffer:bufferOffset:maxLength:tag:` (AsyncSocket).
     public func readData(
         to data: Data, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int,
         maxLength: Int, tag: Int
@@ -376,6 +412,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The current read's progress as values: the fraction is NaN when idle.
+    ///
+    /// Original: `progressOfReadReturningTag:bytesDone:total:` (AsyncSocket), as one value.
     public var readProgress: (tag: Int, bytesDone: Int, total: Int, fraction: Float) {
         checkThread("readProgress")
         let progress = backend.readProgress
@@ -383,6 +421,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The current write's progress as values: the fraction is NaN when idle.
+    ///
+    /// Original: `progressOfWriteReturningTag:bytesDone:total:` (AsyncSocket), as one value.
     public var writeProgress: (tag: Int, bytesDone: Int, total: Int, fraction: Float) {
         checkThread("writeProgress")
         let progress = backend.writeProgress
@@ -414,6 +454,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Queues a TLS marker with typed settings; otherwise as the dictionary form.
+    ///
+    /// Original: `startTLS:` (AsyncSocket).
     public func startTLS(_ settings: TLSSettings) {
         checkThread("startTLS(_:)")
         guard !refusedWhileClosing("startTLS(_:)") else { return }
@@ -433,6 +475,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Turns prebuffering on (it is on by default; there is no way to turn it off, as in the original).
+    ///
+    /// Original: `enablePreBuffering` (AsyncSocket).
     public func enablePreBuffering() {
         checkThread("enablePreBuffering()")
         backend.enablePreBuffering()
@@ -441,6 +485,8 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     /// Everything received and not delivered — the current read's bytes, then what was read ahead,
     /// then what the socket can still give without blocking — but only inside
     /// `onSocket(_:willDisconnectWithError:)`; `nil` elsewhere. Copy it: it is gone after the close.
+    ///
+    /// Original: `unreadData` (AsyncSocket).
     public func unreadData() -> Data? {
         checkThread("unreadData()")
         return backend.unreadData()
@@ -483,65 +529,87 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The modes the socket works in; `[.default]` initially.
+    ///
+    /// Original: `runLoopModes` (AsyncSocket).
     public var runLoopModes: [RunLoopMode] {
         checkThread("runLoopModes")
         return backend.runLoopModes
     }
 
     /// The loop the socket is scheduled on, or `nil` before connect/accept and after disconnect.
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public var runLoop: EventRunLoop? { backend.runLoop }
 
     // MARK: Diagnostics
 
     /// Whether the socket is connected (a listening socket never is).
+    ///
+    /// Original: `isConnected` (AsyncSocket).
     public var isConnected: Bool {
         checkThread("isConnected")
         return backend.isConnected
     }
 
     /// The peer's numeric address, or `nil`.
+    ///
+    /// Original: `connectedHost` (AsyncSocket).
     public var connectedHost: String? {
         checkThread("connectedHost")
         return backend.connectedAddress?.host
     }
 
     /// The peer's port, or 0.
+    ///
+    /// Original: `connectedPort` (AsyncSocket).
     public var connectedPort: UInt16 {
         checkThread("connectedPort")
         return backend.connectedAddress?.port ?? 0
     }
 
     /// The local numeric address, or `nil`.
+    ///
+    /// Original: `localHost` (AsyncSocket).
     public var localHost: String? {
         checkThread("localHost")
         return backend.localAddress?.host
     }
 
     /// The local port, or 0.
+    ///
+    /// Original: `localPort` (AsyncSocket).
     public var localPort: UInt16 {
         checkThread("localPort")
         return backend.localAddress?.port ?? 0
     }
 
     /// The peer's `sockaddr` bytes, or `nil`.
+    ///
+    /// Original: `connectedAddress` (AsyncSocket).
     public var connectedAddress: Data? {
         checkThread("connectedAddress")
         return backend.connectedAddress?.data
     }
 
     /// The local `sockaddr` bytes, or `nil`.
+    ///
+    /// Original: `localAddress` (AsyncSocket).
     public var localAddress: Data? {
         checkThread("localAddress")
         return backend.localAddress?.data
     }
 
     /// Whether an IPv4 descriptor exists (a listener may answer `true` for both families).
+    ///
+    /// Original: `isIPv4` (AsyncSocket).
     public var isIPv4: Bool {
         checkThread("isIPv4")
         return backend.isIPv4
     }
 
     /// Whether an IPv6 descriptor exists.
+    ///
+    /// Original: `isIPv6` (AsyncSocket).
     public var isIPv6: Bool {
         checkThread("isIPv6")
         return backend.isIPv6
@@ -563,12 +631,18 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The IPv4 descriptor (connected or listening), or -1.
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public var socket4FD: Int32 { backend.socket4FD }
 
     /// The IPv6 descriptor (connected or listening), or -1.
+    ///
+    /// Original: none; AsyncSocket has no counterpart.
     public var socket6FD: Int32 { backend.socket6FD }
 
     /// One line: addresses, queued work, progress and state.
+    ///
+    /// Original: `description` (AsyncSocket).
     public var description: String {
         let address = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
         return "<RunLoopSocket 0x\(address) \(backend.stateDescription)>"
@@ -577,11 +651,19 @@ public final class RunLoopSocket: @unchecked Sendable, CustomStringConvertible {
     // MARK: Separators
 
     /// CR LF (0x0D 0x0A).
+    ///
+    /// Original: `CRLFData` (AsyncSocket).
     public static var crlfData: Data { Data([0x0D, 0x0A]) }
     /// CR (0x0D).
+    ///
+    /// Original: `CRData` (AsyncSocket).
     public static var crData: Data { Data([0x0D]) }
     /// LF (0x0A).
+    ///
+    /// Original: `LFData` (AsyncSocket).
     public static var lfData: Data { Data([0x0A]) }
     /// One zero byte.
+    ///
+    /// Original: `ZeroData` (AsyncSocket).
     public static var zeroData: Data { Data([0x00]) }
 }

@@ -86,37 +86,65 @@ public protocol RunLoopSocketDelegate: AnyObject {
 
 extension RunLoopSocketDelegate {
     /// Does nothing.
+    ///
+    /// Original: `onSocket:willDisconnectWithError:` (AsyncSocketDelegate).
     public func onSocket(_ sock: RunLoopSocket, willDisconnectWithError error: (any Error)?) {}
     /// Does nothing.
+    ///
+    /// Original: `onSocketDidDisconnect:` (AsyncSocketDelegate).
     public func onSocketDidDisconnect(_ sock: RunLoopSocket) {}
     /// Does nothing (so the new socket, unless kept elsewhere, is closed).
+    ///
+    /// Original: `onSocket:didAcceptNewSocket:` (AsyncSocketDelegate).
     public func onSocket(_ sock: RunLoopSocket, didAcceptNewSocket newSocket: RunLoopSocket) {}
     /// `nil`: the listener's own loop.
+    ///
+    /// Original: `onSocket:wantsRunLoopForNewSocket:` (AsyncSocketDelegate).
     public func onSocket(_ sock: RunLoopSocket, wantsRunLoopForNewSocket newSocket: RunLoopSocket) -> EventRunLoop? {
         nil
     }
     /// `true`.
+    ///
+    /// Original: `onSocketWillConnect:` (AsyncSocketDelegate).
     public func onSocketWillConnect(_ sock: RunLoopSocket) -> Bool { true }
     /// Does nothing.
+    ///
+    /// Original: `onSocket:didConnectToHost:port:` (AsyncSocketDelegate).
     public func onSocket(_ sock: RunLoopSocket, didConnectToHost host: String, port: UInt16) {}
     /// Does nothing.
+    ///
+    /// Original: `onSocket:didReadData:withTag:` (AsyncSocketDelegate).
     public func onSocket(_ sock: RunLoopSocket, didRead data: Data, withTag tag: Int) {}
     /// Does nothing.
+    ///
+    /// Original: `onSocket:didReadPartialDataOfLength:tag:` (AsyncSocketDelegate).
     public func onSocket(_ sock: RunLoopSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {}
     /// Does nothing.
+    ///
+    /// Original: `onSocket:didWriteDataWithTag:` (AsyncSocketDelegate).
     public func onSocket(_ sock: RunLoopSocket, didWriteDataWithTag tag: Int) {}
     /// Does nothing.
+    ///
+    /// Original: `onSocket:didWritePartialDataOfLength:tag:` (AsyncSocketDelegate).
     public func onSocket(_ sock: RunLoopSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {}
     /// 0: the read times out.
+    ///
+    /// Original: `onSocket:shouldTimeoutReadWithTag:elapsed:bytesDone:` (AsyncSocketDelegate).
     public func onSocket(
         _ sock: RunLoopSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
     ) -> TimeInterval { 0 }
     /// 0: the write times out.
+    ///
+    /// Original: `onSocket:shouldTimeoutWriteWithTag:elapsed:bytesDone:` (AsyncSocketDelegate).
     public func onSocket(
         _ sock: RunLoopSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
     ) -> TimeInterval { 0 }
     /// Does nothing.
+    ///
+    /// Original: `onSocketDidSecure:` (AsyncSocketDelegate).
     public func onSocketDidSecure(_ sock: RunLoopSocket) {}
     /// Does nothing.
+    ///
+    /// Original: none; AsyncSocketDelegate has no counterpart.
     public func onSocketDidBecomeWritable(_ sock: RunLoopSocket) {}
 }

@@ -90,5 +90,7 @@ open class RunLoopSocketDelegateBase: RunLoopSocketDelegate {
 
     /// The write queue drained to its low watermark; does nothing. See
     /// ``RunLoopSocketDelegate/onSocketDidBecomeWritable(_:)``.
+    ///
+    /// Original: none; AsyncSocketDelegate has no counterpart.
     open func onSocketDidBecomeWritable(_ sock: RunLoopSocket) {}
 }

@@ -17,12 +17,16 @@ extension QueueSocket {
     }
 
     /// Listens on `port` on every interface.
+    ///
+    /// Original: `acceptOnPort:error:` (GCDAsyncSocket).
     public func accept(onPort port: UInt16) throws {
         try accept(onInterface: nil, port: port)
     }
 
     /// Listens on `interface`: `nil`/"" for all, "localhost"/"loopback", a name ("eth0") or an
     /// address, optionally with ":port" (used when `port` is 0).
+    ///
+    /// Original: `acceptOnInterface:port:error:` (GCDAsyncSocket).
     public func accept(onInterface interface: String?, port: UInt16) throws {
         try syncThrowing {
             try preAcceptChecks()
@@ -46,6 +50,8 @@ extension QueueSocket {
     }
 
     /// Listens on the Unix-domain socket at `url`, deleting any file already there (`acceptOnUrl:`).
+    ///
+    /// Original: `acceptOnUrl:error:` (GCDAsyncSocket).
     public func accept(onUrl url: URL) throws {
         try syncThrowing {
             try preAcceptChecks(checkFamilies: false)

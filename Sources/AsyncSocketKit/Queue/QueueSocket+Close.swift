@@ -9,21 +9,29 @@ import Foundation
 extension QueueSocket {
     /// Closes at once; a started socket's delegate hears `socketDidDisconnect(_:withError: nil)`,
     /// queued before this call returns.
+    ///
+    /// Original: `disconnect` (GCDAsyncSocket).
     public func disconnect() {
         sync { closeWithError(nil) }
     }
 
     /// Disconnects once every queued read has finished; later reads and writes are ignored.
+    ///
+    /// Original: `disconnectAfterReading` (GCDAsyncSocket).
     public func disconnectAfterReading() {
         disconnectAfter(reading: true, writing: false)
     }
 
     /// Disconnects once every queued write has finished; later reads and writes are ignored.
+    ///
+    /// Original: `disconnectAfterWriting` (GCDAsyncSocket).
     public func disconnectAfterWriting() {
         disconnectAfter(reading: false, writing: true)
     }
 
     /// Disconnects once every queued read and write has finished.
+    ///
+    /// Original: `disconnectAfterReadingAndWriting` (GCDAsyncSocket).
     public func disconnectAfterReadingAndWriting() {
         disconnectAfter(reading: true, writing: true)
     }

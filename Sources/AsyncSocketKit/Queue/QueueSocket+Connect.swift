@@ -9,11 +9,15 @@ import Foundation
 // first connect to complete wins. A per-attempt state index lets a late lookup recognise itself.
 extension QueueSocket {
     /// Connects to `host` without a timeout.
+    ///
+    /// Original: `connectToHost:onPort:error:` (GCDAsyncSocket).
     public func connect(toHost host: String, onPort port: UInt16) throws {
         try connect(toHost: host, onPort: port, viaInterface: nil, withTimeout: -1)
     }
 
     /// Connects to `host` with a timeout (negative: none).
+    ///
+    /// Original: `connectToHost:onPort:withTimeout:error:` (GCDAsyncSocket).
     public func connect(toHost host: String, onPort port: UInt16, withTimeout timeout: TimeInterval) throws {
         try connect(toHost: host, onPort: port, viaInterface: nil, withTimeout: timeout)
     }
@@ -21,6 +25,8 @@ extension QueueSocket {
     /// Connects to `host`, binding first to `interface` ("en0", "192.168.1.2", "localhost", with an
     /// optional ":port") when given. "localhost" and "loopback" stand for both loopback addresses
     /// (no lookup), tried in the order ``isIPv4PreferredOverIPv6`` gives, as GCDAsyncSocket does.
+    ///
+    /// Original: `connectToHost:onPort:viaInterface:withTimeout:error:` (GCDAsyncSocket).
     public func connect(
         toHost host: String, onPort port: UInt16, viaInterface interface: String?, withTimeout timeout: TimeInterval
     ) throws {
@@ -52,16 +58,22 @@ extension QueueSocket {
     }
 
     /// Connects to a `sockaddr_in`/`sockaddr_in6` in `address` without a timeout.
+    ///
+    /// Original: `connectToAddress:error:` (GCDAsyncSocket).
     public func connect(toAddress address: Data) throws {
         try connect(toAddress: address, viaInterface: nil, withTimeout: -1)
     }
 
     /// Connects to a `sockaddr_in`/`sockaddr_in6` in `address` with a timeout.
+    ///
+    /// Original: `connectToAddress:withTimeout:error:` (GCDAsyncSocket).
     public func connect(toAddress address: Data, withTimeout timeout: TimeInterval) throws {
         try connect(toAddress: address, viaInterface: nil, withTimeout: timeout)
     }
 
     /// Connects to `address`, binding first to `interface` when given.
+    ///
+    /// Original: `connectToAddress:viaInterface:withTimeout:error:` (GCDAsyncSocket).
     public func connect(toAddress address: Data, viaInterface interface: String?, withTimeout timeout: TimeInterval)
         throws
     {
@@ -198,6 +210,8 @@ extension QueueSocket {
 
     /// Wraps a connected IPv4 or IPv6 descriptor (`socketFromConnectedSocketFD:…`); the delegate, if
     /// any, hears `didConnectToHost`. Throws `other` for a descriptor that is not a connected IP socket.
+    ///
+    /// Original: `socketFromConnectedSocketFD:delegate:delegateQueue:socketQueue:error:` (GCDAsyncSocket).
     public static func socket(
         fromConnectedSocketFD socketFD: Int32, delegate: (any QueueSocketDelegate)? = nil,
         delegateQueue: DispatchQueue? = nil, socketQueue: DispatchQueue? = nil

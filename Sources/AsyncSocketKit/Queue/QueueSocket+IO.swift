@@ -11,11 +11,15 @@ extension QueueSocket: ByteTransport {
 
     /// Reads whatever is available, at least one byte: as GCDAsyncSocket does, the bytes the read
     /// source counted when it fired (at most 1 MiB per read; the rest goes to the next one).
+    ///
+    /// Original: `readDataWithTimeout:tag:` (GCDAsyncSocket).
     public func readData(withTimeout timeout: TimeInterval, tag: Int) {
         enqueue(ReadRequest(kind: .available(maxLength: 0), timeout: timeout, tag: tag))
     }
 
     /// Reads whatever is available into `buffer` from `offset` on.
+    ///
+    /// Original: `readDataWithTimeout:buffer:bufferOffset:tag:` (GCDAsyncSocket).
     public func readData(withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, tag: Int)
     {
         enqueue(
@@ -24,6 +28,8 @@ extension QueueSocket: ByteTransport {
     }
 
     /// Reads whatever is available, at most `maxLength` bytes (0: no limit), into `buffer`.
+    ///
+    /// Original: `readDataWithTimeout:buffer:bufferOffset:maxLength:tag:` (GCDAsyncSocket).
     public func readData(
         withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, maxLength: Int, tag: Int
     ) {
@@ -34,11 +40,15 @@ extension QueueSocket: ByteTransport {
     }
 
     /// Reads exactly `length` bytes.
+    ///
+    /// Original: `readDataToLength:withTimeout:tag:` (GCDAsyncSocket).
     public func readData(toLength length: Int, withTimeout timeout: TimeInterval, tag: Int) {
         enqueue(ReadRequest(kind: .length(length), timeout: timeout, tag: tag))
     }
 
     /// Reads exactly `length` bytes into `buffer` from `offset` on.
+    ///
+    /// Original: `readDataToLength:withTimeout:buffer:bufferOffset:tag:` (GCDAsyncSocket).
     public func readData(
         toLength length: Int, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int,
         tag: Int
@@ -47,11 +57,15 @@ extension QueueSocket: ByteTransport {
     }
 
     /// Reads up to and including `data`.
+    ///
+    /// Original: `readDataToData:withTimeout:tag:` (GCDAsyncSocket).
     public func readData(to data: Data, withTimeout timeout: TimeInterval, tag: Int) {
         enqueue(ReadRequest(kind: .separator(SeparatorBytes.of(data), maxLength: 0), timeout: timeout, tag: tag))
     }
 
     /// Reads up to and including `data` into `buffer` from `offset` on.
+    ///
+    /// Original: `readDataToData:withTimeout:buffer:bufferOffset:tag:` (GCDAsyncSocket).
     public func readData(
         to data: Data, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int, tag: Int
     ) {
@@ -62,12 +76,16 @@ extension QueueSocket: ByteTransport {
     }
 
     /// Reads up to and including `data`, failing with `readMaxedOut` past `maxLength` bytes (0: none).
+    ///
+    /// Original: `readDataToData:withTimeout:maxLength:tag:` (GCDAsyncSocket).
     public func readData(to data: Data, withTimeout timeout: TimeInterval, maxLength: Int, tag: Int) {
         enqueue(
             ReadRequest(kind: .separator(SeparatorBytes.of(data), maxLength: maxLength), timeout: timeout, tag: tag))
     }
 
     /// Reads up to and including `data` into `buffer`, failing past `maxLength` bytes (0: none).
+    ///
+    /// Original: `readDataToData:withTimeout:buffer:bufferOffset:maxLength:tag:` (GCDAsyncSocket).
     public func readData(
         to data: Data, withTimeout timeout: TimeInterval, buffer: NSMutableData?, bufferOffset offset: Int,
         maxLength: Int, tag: Int
@@ -79,6 +97,8 @@ extension QueueSocket: ByteTransport {
     }
 
     /// Queues `data` for writing; the data is kept, not copied.
+    ///
+    /// Original: `writeData:withTimeout:tag:` (GCDAsyncSocket).
     public func write(_ data: Data, withTimeout timeout: TimeInterval, tag: Int) {
         socketQueue.async { [self] in
             onSocketQueue {
@@ -115,6 +135,8 @@ extension QueueSocket: ByteTransport {
     // MARK: Progress
 
     /// The current read's progress (NaN with zeros when idle).
+    ///
+    /// Original: `progressOfReadReturningTag:bytesDone:total:` (GCDAsyncSocket).
     public func progressOfRead(
         returningTag tag: UnsafeMutablePointer<Int>?, bytesDone: UnsafeMutablePointer<Int>?,
         total: UnsafeMutablePointer<Int>?
@@ -127,6 +149,8 @@ extension QueueSocket: ByteTransport {
     }
 
     /// The current write's progress (NaN with zeros when idle).
+    ///
+    /// Original: `progressOfWriteReturningTag:bytesDone:total:` (GCDAsyncSocket).
     public func progressOfWrite(
         returningTag tag: UnsafeMutablePointer<Int>?, bytesDone: UnsafeMutablePointer<Int>?,
         total: UnsafeMutablePointer<Int>?

@@ -63,6 +63,8 @@ extension QueueSocket {
     }
 
     /// Undoes ``markSocketQueueTargetQueue(_:)``.
+    ///
+    /// Original: `unmarkSocketQueueTargetQueue:` (GCDAsyncSocket).
     public func unmarkSocketQueueTargetQueue(_ queue: DispatchQueue) {
         queue.setSpecific(key: queueKey, value: nil)
     }

@@ -44,21 +44,29 @@ extension QueueSocket {
     }
 
     /// The numeric host of a `sockaddr`, or `nil`.
+    ///
+    /// Original: `hostFromAddress:` (GCDAsyncSocket).
     public static func host(fromAddress address: Data) -> String? {
         SocketAddress(data: address).flatMap { $0.isIP ? $0.host : nil }
     }
 
     /// The port of a `sockaddr`, or 0.
+    ///
+    /// Original: `portFromAddress:` (GCDAsyncSocket).
     public static func port(fromAddress address: Data) -> UInt16 {
         SocketAddress(data: address)?.port ?? 0
     }
 
     /// Whether `address` is a `sockaddr_in`.
+    ///
+    /// Original: `isIPv4Address:` (GCDAsyncSocket).
     public static func isIPv4Address(_ address: Data) -> Bool {
         SocketAddress(data: address)?.isIPv4 ?? false
     }
 
     /// Whether `address` is a `sockaddr_in6`.
+    ///
+    /// Original: `isIPv6Address:` (GCDAsyncSocket).
     public static func isIPv6Address(_ address: Data) -> Bool {
         SocketAddress(data: address)?.isIPv6 ?? false
     }
@@ -107,6 +115,8 @@ extension QueueSocket {
     }
 
     /// Queues a TLS marker with typed settings; otherwise as the dictionary form.
+    ///
+    /// Original: `startTLS:` (GCDAsyncSocket).
     public func startTLS(_ settings: TLSSettings) {
         queueTLS(SettingsBox(settings: settings))
     }

@@ -162,6 +162,8 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// The delegate, held weakly; setting it is asynchronous (use ``synchronouslySetDelegate(_:)``
     /// where the old delegate must not be called after the call returns).
+    ///
+    /// Original: `delegate` (GCDAsyncSocket).
     public var delegate: (any QueueSocketDelegate)? {
         get { sync { storedDelegate } }
         set {
@@ -171,6 +173,8 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The queue delegate calls are dispatched to; setting it is asynchronous.
+    ///
+    /// Original: `delegateQueue` (GCDAsyncSocket).
     public var delegateQueue: DispatchQueue? {
         get { sync { storedDelegateQueue } }
         set { async { [self] in storedDelegateQueue = newValue } }
@@ -192,16 +196,22 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Sets the delegate and returns once it is in place.
+    ///
+    /// Original: `synchronouslySetDelegate:` (GCDAsyncSocket).
     public func synchronouslySetDelegate(_ delegate: (any QueueSocketDelegate)?) {
         sync { storedDelegate = delegate }
     }
 
     /// Sets the delegate queue and returns once it is in place.
+    ///
+    /// Original: `synchronouslySetDelegateQueue:` (GCDAsyncSocket).
     public func synchronouslySetDelegateQueue(_ delegateQueue: DispatchQueue?) {
         sync { storedDelegateQueue = delegateQueue }
     }
 
     /// Sets both and returns once they are in place.
+    ///
+    /// Original: `synchronouslySetDelegate:delegateQueue:` (GCDAsyncSocket).
     public func synchronouslySetDelegate(_ delegate: (any QueueSocketDelegate)?, delegateQueue: DispatchQueue?) {
         sync {
             storedDelegate = delegate
@@ -307,24 +317,32 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     // MARK: Configuration
 
     /// Whether IPv4 may be used (default `true`).
+    ///
+    /// Original: `isIPv4Enabled` (GCDAsyncSocket).
     public var isIPv4Enabled: Bool {
         get { sync { ipv4Enabled } }
         set { async { [self] in ipv4Enabled = newValue } }
     }
 
     /// Whether IPv6 may be used (default `true`).
+    ///
+    /// Original: `isIPv6Enabled` (GCDAsyncSocket).
     public var isIPv6Enabled: Bool {
         get { sync { ipv6Enabled } }
         set { async { [self] in ipv6Enabled = newValue } }
     }
 
     /// Whether a name with both kinds of addresses is tried on IPv4 first (default `true`).
+    ///
+    /// Original: `isIPv4PreferredOverIPv6` (GCDAsyncSocket).
     public var isIPv4PreferredOverIPv6: Bool {
         get { sync { ipv4Preferred } }
         set { async { [self] in ipv4Preferred = newValue } }
     }
 
     /// How long the preferred family gets before the other is tried as well (default 0.3 s).
+    ///
+    /// Original: `alternateAddressDelay` (GCDAsyncSocket).
     public var alternateAddressDelay: TimeInterval {
         get { sync { alternateDelay } }
         set { async { [self] in alternateDelay = newValue } }
@@ -332,12 +350,16 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// Whether the peer's close of its side disconnects (default `true`); when `false` the socket
     /// reports `socketDidCloseReadStream` and stays open for writing.
+    ///
+    /// Original: `autoDisconnectOnClosedReadStream` (GCDAsyncSocket).
     public var autoDisconnectOnClosedReadStream: Bool {
         get { sync { autoDisconnect } }
         set { async { [self] in autoDisconnect = newValue } }
     }
 
     /// Anything the application wants to keep with the socket.
+    ///
+    /// Original: `userData` (GCDAsyncSocket).
     public var userData: (any Sendable)? {
         get { sync { storedUserData?.value } }
         set {
@@ -389,34 +411,58 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     // MARK: State
 
     /// `true` until connect or accept starts the socket, and again after it closes.
+    ///
+    /// Original: `isDisconnected` (GCDAsyncSocket).
     public var isDisconnected: Bool { sync { !started } }
 
     /// Whether a connection is established.
+    ///
+    /// Original: `isConnected` (GCDAsyncSocket).
     public var isConnected: Bool { sync { connected } }
 
     /// Whether TLS is up.
+    ///
+    /// Original: `isSecure` (GCDAsyncSocket).
     public var isSecure: Bool { sync { isSecured } }
 
     /// The ALPN protocol the TLS handshake agreed on, if any (a Swift addition).
     public var negotiatedALPN: String? { sync { isSecured ? tls?.engine.negotiatedALPN : nil } }
 
     /// The peer's numeric address.
+    ///
+    /// Original: `connectedHost` (GCDAsyncSocket).
     public var connectedHost: String? { sync { connectedSocketAddress?.host } }
     /// The peer's port.
+    ///
+    /// Original: `connectedPort` (GCDAsyncSocket).
     public var connectedPort: UInt16 { sync { connectedSocketAddress?.port ?? 0 } }
     /// The peer of a Unix-domain connection.
+    ///
+    /// Original: `connectedUrl` (GCDAsyncSocket).
     public var connectedUrl: URL? { sync { connectedURL } }
     /// The local numeric address.
+    ///
+    /// Original: `localHost` (GCDAsyncSocket).
     public var localHost: String? { sync { localSocketAddress?.host } }
     /// The local port.
+    ///
+    /// Original: `localPort` (GCDAsyncSocket).
     public var localPort: UInt16 { sync { localSocketAddress?.port ?? 0 } }
     /// The peer's `sockaddr` bytes.
+    ///
+    /// Original: `connectedAddress` (GCDAsyncSocket).
     public var connectedAddress: Data? { sync { connectedSocketAddress?.data } }
     /// The local `sockaddr` bytes.
+    ///
+    /// Original: `localAddress` (GCDAsyncSocket).
     public var localAddress: Data? { sync { localSocketAddress?.data } }
     /// Whether the connection (or a listener) is IPv4; `false` for Unix-domain sockets.
+    ///
+    /// Original: `isIPv4` (GCDAsyncSocket).
     public var isIPv4: Bool { sync { fd >= 0 ? connectedSocketAddress?.isIPv4 == true : socket4 >= 0 } }
     /// Whether the connection (or a listener) is IPv6; `false` for Unix-domain sockets.
+    ///
+    /// Original: `isIPv6` (GCDAsyncSocket).
     public var isIPv6: Bool { sync { fd >= 0 ? connectedSocketAddress?.isIPv6 == true : socket6 >= 0 } }
 
     var connectedSocketAddress: SocketAddress? {
@@ -456,6 +502,8 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The connected descriptor (or the Unix-domain listener); -1 outside ``perform(_:)``.
+    ///
+    /// Original: `socketFD` (GCDAsyncSocket).
     public var socketFD: Int32 {
         guard isOnSocketQueue else {
             logFromCaller(.warning, "socketFD is only available inside perform(_:)")
@@ -465,18 +513,24 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The IPv4 descriptor (connected or listening); -1 outside ``perform(_:)``.
+    ///
+    /// Original: `socket4FD` (GCDAsyncSocket).
     public var socket4FD: Int32 {
         guard isOnSocketQueue else { return -1 }
         return fd >= 0 ? (connectedSocketAddress?.isIPv4 == true ? fd : -1) : socket4
     }
 
     /// The IPv6 descriptor (connected or listening); -1 outside ``perform(_:)``.
+    ///
+    /// Original: `socket6FD` (GCDAsyncSocket).
     public var socket6FD: Int32 {
         guard isOnSocketQueue else { return -1 }
         return fd >= 0 ? (connectedSocketAddress?.isIPv6 == true ? fd : -1) : socket6
     }
 
     /// One line: addresses, queued work and state.
+    ///
+    /// Original: `description` (GCDAsyncSocket).
     public var description: String {
         let address = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
         let state = sync { () -> String in
@@ -493,12 +547,20 @@ public class QueueSocket: @unchecked Sendable, CustomStringConvertible {
     // MARK: Separators
 
     /// CR LF.
+    ///
+    /// Original: `CRLFData` (GCDAsyncSocket).
     public static var crlfData: Data { Data([0x0D, 0x0A]) }
     /// CR.
+    ///
+    /// Original: `CRData` (GCDAsyncSocket).
     public static var crData: Data { Data([0x0D]) }
     /// LF.
+    ///
+    /// Original: `LFData` (GCDAsyncSocket).
     public static var lfData: Data { Data([0x0A]) }
     /// One zero byte.
+    ///
+    /// Original: `ZeroData` (GCDAsyncSocket).
     public static var zeroData: Data { Data([0x00]) }
 }
 

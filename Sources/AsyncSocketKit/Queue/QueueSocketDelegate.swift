@@ -68,41 +68,71 @@ public protocol QueueSocketDelegate: AnyObject {
 
 extension QueueSocketDelegate {
     /// `nil`: the accepted socket makes its own queue.
+    ///
+    /// Original: `newSocketQueueForConnectionFromAddress:onSocket:` (GCDAsyncSocketDelegate).
     public func newSocketQueueForConnection(fromAddress address: Data, on sock: QueueSocket) -> DispatchQueue? {
         nil
     }
     /// Does nothing (so the accepted socket, unless kept elsewhere, is closed).
+    ///
+    /// Original: `socket:didAcceptNewSocket:` (GCDAsyncSocketDelegate).
     public func socket(_ sock: QueueSocket, didAcceptNewSocket newSocket: QueueSocket) {}
     /// Does nothing.
+    ///
+    /// Original: `socket:didConnectToHost:port:` (GCDAsyncSocketDelegate).
     public func socket(_ sock: QueueSocket, didConnectToHost host: String, port: UInt16) {}
     /// Does nothing.
+    ///
+    /// Original: `socket:didConnectToUrl:` (GCDAsyncSocketDelegate).
     public func socket(_ sock: QueueSocket, didConnectTo url: URL) {}
     /// Does nothing.
+    ///
+    /// Original: `socket:didReadData:withTag:` (GCDAsyncSocketDelegate).
     public func socket(_ sock: QueueSocket, didRead data: Data, withTag tag: Int) {}
     /// Does nothing.
+    ///
+    /// Original: `socket:didReadPartialDataOfLength:tag:` (GCDAsyncSocketDelegate).
     public func socket(_ sock: QueueSocket, didReadPartialDataOfLength partialLength: Int, tag: Int) {}
     /// Does nothing.
+    ///
+    /// Original: `socket:didWriteDataWithTag:` (GCDAsyncSocketDelegate).
     public func socket(_ sock: QueueSocket, didWriteDataWithTag tag: Int) {}
     /// Does nothing.
+    ///
+    /// Original: `socket:didWritePartialDataOfLength:tag:` (GCDAsyncSocketDelegate).
     public func socket(_ sock: QueueSocket, didWritePartialDataOfLength partialLength: Int, tag: Int) {}
     /// 0: the read times out.
+    ///
+    /// Original: `socket:shouldTimeoutReadWithTag:elapsed:bytesDone:` (GCDAsyncSocketDelegate).
     public func socket(
         _ sock: QueueSocket, shouldTimeoutReadWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
     ) -> TimeInterval { 0 }
     /// 0: the write times out.
+    ///
+    /// Original: `socket:shouldTimeoutWriteWithTag:elapsed:bytesDone:` (GCDAsyncSocketDelegate).
     public func socket(
         _ sock: QueueSocket, shouldTimeoutWriteWithTag tag: Int, elapsed: TimeInterval, bytesDone length: Int
     ) -> TimeInterval { 0 }
     /// Does nothing.
+    ///
+    /// Original: `socketDidCloseReadStream:` (GCDAsyncSocketDelegate).
     public func socketDidCloseReadStream(_ sock: QueueSocket) {}
     /// Does nothing.
+    ///
+    /// Original: `socketDidDisconnect:withError:` (GCDAsyncSocketDelegate).
     public func socketDidDisconnect(_ sock: QueueSocket, withError error: (any Error)?) {}
     /// Does nothing.
+    ///
+    /// Original: `socketDidSecure:` (GCDAsyncSocketDelegate).
     public func socketDidSecure(_ sock: QueueSocket) {}
     /// Does nothing.
+    ///
+    /// Original: none; GCDAsyncSocketDelegate has no counterpart.
     public func socketDidBecomeWritable(_ sock: QueueSocket) {}
     /// Refuses: a delegate asking for manual trust must answer it (the handshake then fails with
     /// `errSSLPeerBadCert`, -9825).
+    ///
+    /// Original: `socket:didReceiveTrust:completionHandler:` (GCDAsyncSocketDelegate).
     public func socket(
         _ sock: QueueSocket, didReceiveTrust trust: CertificateChain,
         completionHandler: @escaping @Sendable (Bool) -> Void

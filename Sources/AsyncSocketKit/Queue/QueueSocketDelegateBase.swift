@@ -91,6 +91,8 @@ open class QueueSocketDelegateBase: QueueSocketDelegate {
 
     /// The write queue drained to its low watermark; does nothing. See
     /// ``QueueSocketDelegate/socketDidBecomeWritable(_:)``.
+    ///
+    /// Original: none; GCDAsyncSocketDelegate has no counterpart.
     open func socketDidBecomeWritable(_ sock: QueueSocket) {}
 
     /// `socket:didReceiveTrust:completionHandler:`; refuses (`completionHandler(false)`), so a

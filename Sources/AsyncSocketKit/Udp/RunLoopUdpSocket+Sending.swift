@@ -59,6 +59,8 @@ extension RunLoopUdpSocket {
     /// Queues `data` to `host` and `port` as datagrams of `segmentSize` bytes each, the last one
     /// shorter, as ``send(_:segmentSize:withTimeout:tag:)`` does; `false`, and nothing queued, as
     /// ``send(_:toHost:port:withTimeout:tag:)``, and when `segmentSize` is not in 1...65507.
+    ///
+    /// Original: none; AsyncUdpSocket has no counterpart.
     @discardableResult
     public func send(
         _ data: Data, segmentSize: Int, toHost host: String, port: UInt16, withTimeout timeout: TimeInterval, tag: Int

@@ -48,6 +48,8 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     var source4: (any DatagramWatch)?
     var source6: (any DatagramWatch)?
     /// The engine the socket was made with.
+    ///
+    /// Original: none; AsyncUdpSocket has no counterpart.
     public let engine: RunLoopSocket.Engine
     /// The queue libdispatch watches the descriptors on (the queue-core engine only).
     let watchQueue: DispatchQueue?
@@ -137,6 +139,8 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     // MARK: Delegate and user data
 
     /// The delegate, held weakly (the original held it strongly; see `Migration/README.md`).
+    ///
+    /// Original: `delegate` (AsyncUdpSocket).
     public var delegate: (any RunLoopUdpSocketDelegate)? {
         get {
             checkThread("delegate")
@@ -253,6 +257,8 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     }
 
     /// The socket's loop.
+    ///
+    /// Original: none; AsyncUdpSocket has no counterpart.
     public var runLoop: EventRunLoop { loop }
 
     /// The open descriptors (IPv4 first), for tests.
@@ -262,6 +268,8 @@ public final class RunLoopUdpSocket: @unchecked Sendable, CustomStringConvertibl
     }
 
     /// "RunLoopUdpSocket(IPv4: fd 5, IPv6: fd 6, bound, …)".
+    ///
+    /// Original: `description`, which every Objective-C object has; the text differs.
     public var description: String {
         var parts: [String] = []
         parts.append(socket4 >= 0 ? "IPv4: fd \(socket4)" : "IPv4: closed")

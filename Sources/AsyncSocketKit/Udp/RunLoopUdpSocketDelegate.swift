@@ -39,13 +39,19 @@ public protocol RunLoopUdpSocketDelegate: AnyObject {
 
 extension RunLoopUdpSocketDelegate {
     /// Does nothing.
+    ///
+    /// Original: `onUdpSocket:didSendDataWithTag:` (AsyncUdpSocketDelegate).
     public func onUdpSocket(_ sock: RunLoopUdpSocket, didSendDataWithTag tag: Int) {}
 
     /// Does nothing.
+    ///
+    /// Original: `onUdpSocket:didNotSendDataWithTag:dueToError:` (AsyncUdpSocketDelegate).
     public func onUdpSocket(_ sock: RunLoopUdpSocket, didNotSendDataWithTag tag: Int, dueToError error: any Error) {}
 
     /// Returns `true`: the datagram completes the receive and is dropped, as when the original's
     /// delegate did not implement the method.
+    ///
+    /// Original: `onUdpSocket:didReceiveData:withTag:fromHost:port:` (AsyncUdpSocketDelegate).
     public func onUdpSocket(
         _ sock: RunLoopUdpSocket, didReceive data: Data, withTag tag: Int, fromHost host: String, port: UInt16
     ) -> Bool {
@@ -53,10 +59,14 @@ extension RunLoopUdpSocketDelegate {
     }
 
     /// Does nothing.
+    ///
+    /// Original: `onUdpSocket:didNotReceiveDataWithTag:dueToError:` (AsyncUdpSocketDelegate).
     public func onUdpSocket(_ sock: RunLoopUdpSocket, didNotReceiveDataWithTag tag: Int, dueToError error: any Error) {
     }
 
     /// Does nothing.
+    ///
+    /// Original: `onUdpSocketDidClose:` (AsyncUdpSocketDelegate).
     public func onUdpSocketDidClose(_ sock: RunLoopUdpSocket) {}
 }
 

@@ -58,6 +58,8 @@ extension QueueUdpSocket {
 
     /// Sends `data` to `host` and `port` as datagrams of `segmentSize` bytes each, the last one shorter,
     /// as ``send(_:segmentSize:withTimeout:tag:)`` does.
+    ///
+    /// Original: none; GCDAsyncUdpSocket has no counterpart.
     public func send(
         _ data: Data, segmentSize: Int, toHost host: String, port: UInt16, withTimeout timeout: TimeInterval, tag: Int
     ) {

@@ -209,6 +209,8 @@ extension QueueUdpSocket {
     // MARK: Multicast
 
     /// Joins `group` (a numeric address) on the interface the system chooses.
+    ///
+    /// Original: `joinMulticastGroup:error:` (GCDAsyncUdpSocket).
     public func joinMulticastGroup(_ group: String) throws {
         try joinMulticastGroup(group, onInterface: nil)
     }
@@ -222,6 +224,8 @@ extension QueueUdpSocket {
     }
 
     /// Leaves `group` on the interface the system chooses.
+    ///
+    /// Original: `leaveMulticastGroup:error:` (GCDAsyncUdpSocket).
     public func leaveMulticastGroup(_ group: String) throws {
         try leaveMulticastGroup(group, onInterface: nil)
     }

@@ -7,11 +7,15 @@ import Foundation
 // QueueSocket's static utilities: GCDAsyncUdpSocket's class methods of the same names did the same.)
 extension QueueUdpSocket {
     /// Sets the delegate and returns once it is in place.
+    ///
+    /// Original: `synchronouslySetDelegate:` (GCDAsyncUdpSocket).
     public func synchronouslySetDelegate(_ delegate: (any QueueUdpSocketDelegate)?) {
         sync { storedDelegate = delegate }
     }
 
     /// Sets the delegate queue and returns once it is in place.
+    ///
+    /// Original: `synchronouslySetDelegateQueue:` (GCDAsyncUdpSocket).
     public func synchronouslySetDelegateQueue(_ delegateQueue: DispatchQueue?) {
         sync { storedDelegateQueue = delegateQueue }
     }
@@ -37,6 +41,8 @@ extension QueueUdpSocket {
     }
 
     /// Undoes ``markSocketQueueTargetQueue(_:)``.
+    ///
+    /// Original: `unmarkSocketQueueTargetQueue:` (GCDAsyncUdpSocket).
     public func unmarkSocketQueueTargetQueue(_ queue: DispatchQueue) {
         queue.setSpecific(key: Self.queueKey, value: nil)
     }
@@ -49,6 +55,8 @@ extension QueueUdpSocket {
 
     /// The descriptor in use: the only one, or the IPv4 one when both are open; -1 when none is, and
     /// outside ``perform(_:)``.
+    ///
+    /// Original: `socketFD` (GCDAsyncUdpSocket).
     public var socketFD: Int32 {
         guard isOnSocketQueue else {
             logger?.warning(
@@ -60,9 +68,13 @@ extension QueueUdpSocket {
     }
 
     /// The IPv4 descriptor; -1 when closed, and outside ``perform(_:)``.
+    ///
+    /// Original: `socket4FD` (GCDAsyncUdpSocket).
     public var socket4FD: Int32 { isOnSocketQueue ? socket4 : -1 }
 
     /// The IPv6 descriptor; -1 when closed, and outside ``perform(_:)``.
+    ///
+    /// Original: `socket6FD` (GCDAsyncUdpSocket).
     public var socket6FD: Int32 { isOnSocketQueue ? socket6 : -1 }
 
     /// Sends `data` to the connected peer with no timeout (`sendData:withTag:`).

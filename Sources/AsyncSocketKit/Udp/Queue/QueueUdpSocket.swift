@@ -29,6 +29,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     /// The datagrams continuous receiving may have dispatched to the delegate queue and not yet
     /// delivered before it stops reading (the kernel's buffer holds the rest): GCDAsyncUdpSocket had
     /// no bound, and memory grew with a slow delegate.
+    ///
+    /// Original: none; GCDAsyncUdpSocket has no counterpart.
     public static let maxPendingDatagrams = 256
 
     let socketQueue: DispatchQueue
@@ -211,6 +213,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     // MARK: Delegate and user data
 
     /// The delegate, held weakly; setting it is asynchronous.
+    ///
+    /// Original: `delegate` (GCDAsyncUdpSocket).
     public var delegate: (any QueueUdpSocketDelegate)? {
         get { sync { storedDelegate } }
         set {
@@ -220,6 +224,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     }
 
     /// The queue delegate calls are dispatched to; setting it is asynchronous.
+    ///
+    /// Original: `delegateQueue` (GCDAsyncUdpSocket).
     public var delegateQueue: DispatchQueue? {
         get { sync { storedDelegateQueue } }
         set { async { [self] in storedDelegateQueue = newValue } }
@@ -242,12 +248,16 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     // MARK: Configuration
 
     /// Whether IPv4 may be used (default `true`); takes effect when the descriptors are made.
+    ///
+    /// Original: `isIPv4Enabled` (GCDAsyncUdpSocket).
     public var isIPv4Enabled: Bool {
         get { sync { ipv4Enabled } }
         set { sync { ipv4Enabled = newValue } }
     }
 
     /// Whether IPv6 may be used (default `true`); takes effect when the descriptors are made.
+    ///
+    /// Original: `isIPv6Enabled` (GCDAsyncUdpSocket).
     public var isIPv6Enabled: Bool {
         get { sync { ipv6Enabled } }
         set { sync { ipv6Enabled = newValue } }
@@ -258,6 +268,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     /// Whether a name with addresses of both families goes to its IPv6 one (`isIPv6Preferred`).
     public var isIPv6Preferred: Bool { sync { preference == .ipv6 } }
     /// Whether a name goes to whichever family the resolver lists first (the default).
+    ///
+    /// Original: `isIPVersionNeutral` (GCDAsyncUdpSocket).
     public var isIPVersionNeutral: Bool { sync { preference == .neutral } }
 
     /// `setPreferIPv4`.
@@ -269,12 +281,16 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
 
     /// The largest IPv4 datagram a receive takes (default 65535). A larger one is dropped, never cut,
     /// and reported to the logger.
+    ///
+    /// Original: `maxReceiveIPv4BufferSize` (GCDAsyncUdpSocket).
     public var maxReceiveIPv4BufferSize: UInt16 {
         get { sync { maxReceive4 } }
         set { sync { maxReceive4 = newValue } }
     }
 
     /// The largest IPv6 datagram a receive takes (default 65535; above 65536 nothing changes).
+    ///
+    /// Original: `maxReceiveIPv6BufferSize` (GCDAsyncUdpSocket).
     public var maxReceiveIPv6BufferSize: UInt32 {
         get { sync { maxReceive6 } }
         set { sync { maxReceive6 = newValue } }
@@ -292,23 +308,37 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
 
     /// `true` until the descriptors exist (a fresh socket is closed, as in the original), and after
     /// ``close()``.
+    ///
+    /// Original: `isClosed` (GCDAsyncUdpSocket).
     public var isClosed: Bool { sync { !created } }
 
     /// Whether a connect succeeded and the socket is open.
+    ///
+    /// Original: `isConnected` (GCDAsyncUdpSocket).
     public var isConnected: Bool { sync { didConnect } }
 
     /// Before the descriptors exist: whether IPv4 is enabled; after: whether the IPv4 one is open.
+    ///
+    /// Original: `isIPv4` (GCDAsyncUdpSocket).
     public var isIPv4: Bool { sync { created ? socket4 >= 0 : ipv4Enabled } }
 
     /// Before the descriptors exist: whether IPv6 is enabled; after: whether the IPv6 one is open.
+    ///
+    /// Original: `isIPv6` (GCDAsyncUdpSocket).
     public var isIPv6: Bool { sync { created ? socket6 >= 0 : ipv6Enabled } }
 
     /// The local address (`sockaddr` bytes) of the IPv4 descriptor, else of the IPv6 one; `nil`
     /// before the descriptors exist.
+    ///
+    /// Original: `localAddress` (GCDAsyncUdpSocket).
     public var localAddress: Data? { sync { local(socket4 >= 0 ? socket4 : socket6)?.data } }
     /// The numeric local host of the IPv4 descriptor, else of the IPv6 one.
+    ///
+    /// Original: `localHost` (GCDAsyncUdpSocket).
     public var localHost: String? { sync { local(socket4 >= 0 ? socket4 : socket6)?.host } }
     /// The local port of the IPv4 descriptor, else of the IPv6 one; 0 before the descriptors exist.
+    ///
+    /// Original: `localPort` (GCDAsyncUdpSocket).
     public var localPort: UInt16 { sync { local(socket4 >= 0 ? socket4 : socket6)?.port ?? 0 } }
     /// The IPv4 descriptor's local address (`localAddress_IPv4`).
     public var localAddressIPv4: Data? { sync { local(socket4)?.data } }
@@ -324,10 +354,16 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     public var localPortIPv6: UInt16 { sync { local(socket6)?.port ?? 0 } }
 
     /// The connected peer's address (`sockaddr` bytes); `nil` when not connected.
+    ///
+    /// Original: `connectedAddress` (GCDAsyncUdpSocket).
     public var connectedAddress: Data? { sync { cachedPeer?.data } }
     /// The connected peer's numeric host.
+    ///
+    /// Original: `connectedHost` (GCDAsyncUdpSocket).
     public var connectedHost: String? { sync { cachedPeer?.host } }
     /// The connected peer's port; 0 when not connected.
+    ///
+    /// Original: `connectedPort` (GCDAsyncUdpSocket).
     public var connectedPort: UInt16 { sync { cachedPeer?.port ?? 0 } }
 
     private func local(_ fd: Int32) -> SocketAddress? {
@@ -344,6 +380,8 @@ public final class QueueUdpSocket: @unchecked Sendable, CustomStringConvertible 
     }
 
     /// "QueueUdpSocket(IPv4: fd 5, IPv6: closed, bound, receiving)".
+    ///
+    /// Original: `description`, which every Objective-C object has; the text differs.
     public var description: String {
         sync {
             var parts = [socket4 >= 0 ? "IPv4: fd \(socket4)" : "IPv4: closed"]

@@ -39,19 +39,31 @@ public protocol QueueUdpSocketDelegate: AnyObject {
 
 extension QueueUdpSocketDelegate {
     /// Does nothing.
+    ///
+    /// Original: `udpSocket:didConnectToAddress:` (GCDAsyncUdpSocketDelegate).
     public func udpSocket(_ sock: QueueUdpSocket, didConnectToAddress address: Data) {}
     /// Does nothing.
+    ///
+    /// Original: `udpSocket:didNotConnect:` (GCDAsyncUdpSocketDelegate).
     public func udpSocket(_ sock: QueueUdpSocket, didNotConnect error: (any Error)?) {}
     /// Does nothing.
+    ///
+    /// Original: `udpSocket:didSendDataWithTag:` (GCDAsyncUdpSocketDelegate).
     public func udpSocket(_ sock: QueueUdpSocket, didSendDataWithTag tag: Int) {}
     /// Does nothing.
+    ///
+    /// Original: `udpSocket:didNotSendDataWithTag:dueToError:` (GCDAsyncUdpSocketDelegate).
     public func udpSocket(_ sock: QueueUdpSocket, didNotSendDataWithTag tag: Int, dueToError error: (any Error)?) {}
     /// Does nothing.
+    ///
+    /// Original: `udpSocket:didReceiveData:fromAddress:withFilterContext:` (GCDAsyncUdpSocketDelegate).
     public func udpSocket(
         _ sock: QueueUdpSocket, didReceive data: Data, fromAddress address: Data,
         withFilterContext filterContext: (any Sendable)?
     ) {}
     /// Does nothing.
+    ///
+    /// Original: `udpSocketDidClose:withError:` (GCDAsyncUdpSocketDelegate).
     public func udpSocketDidClose(_ sock: QueueUdpSocket, withError error: (any Error)?) {}
 }
 
@@ -62,18 +74,30 @@ open class QueueUdpSocketDelegateBase: QueueUdpSocketDelegate {
     public init() {}
 
     /// Does nothing.
+    ///
+    /// Original: `udpSocket:didConnectToAddress:` (GCDAsyncUdpSocketDelegate).
     open func udpSocket(_ sock: QueueUdpSocket, didConnectToAddress address: Data) {}
     /// Does nothing.
+    ///
+    /// Original: `udpSocket:didNotConnect:` (GCDAsyncUdpSocketDelegate).
     open func udpSocket(_ sock: QueueUdpSocket, didNotConnect error: (any Error)?) {}
     /// Does nothing.
+    ///
+    /// Original: `udpSocket:didSendDataWithTag:` (GCDAsyncUdpSocketDelegate).
     open func udpSocket(_ sock: QueueUdpSocket, didSendDataWithTag tag: Int) {}
     /// Does nothing.
+    ///
+    /// Original: `udpSocket:didNotSendDataWithTag:dueToError:` (GCDAsyncUdpSocketDelegate).
     open func udpSocket(_ sock: QueueUdpSocket, didNotSendDataWithTag tag: Int, dueToError error: (any Error)?) {}
     /// Does nothing.
+    ///
+    /// Original: `udpSocket:didReceiveData:fromAddress:withFilterContext:` (GCDAsyncUdpSocketDelegate).
     open func udpSocket(
         _ sock: QueueUdpSocket, didReceive data: Data, fromAddress address: Data,
         withFilterContext filterContext: (any Sendable)?
     ) {}
     /// Does nothing.
+    ///
+    /// Original: `udpSocketDidClose:withError:` (GCDAsyncUdpSocketDelegate).
     open func udpSocketDidClose(_ sock: QueueUdpSocket, withError error: (any Error)?) {}
 }
