@@ -115,13 +115,15 @@ let package = Package(
                 name: name, dependencies: ["AsyncSocketKit"], path: "Examples/\(name)", exclude: ["README.md"])
         }
         + [
-            // The graceful-shutdown example: it needs the lifecycle product besides AsyncSocketKit.
+            // The graceful-shutdown example (with metrics): it needs the lifecycle product and
+            // swift-metrics besides AsyncSocketKit.
             .executableTarget(
                 name: "GracefulEchoServer",
                 dependencies: [
                     "AsyncSocketKit", "AsyncSocketServiceLifecycle",
                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     .product(name: "Logging", package: "swift-log"),
+                    .product(name: "CoreMetrics", package: "swift-metrics"),
                 ],
                 path: "Examples/GracefulEchoServer", exclude: ["README.md"]),
             // A program the fault tests start as a fresh process: a dispatch timer armed when no

@@ -1,9 +1,11 @@
 // A line echo server that shuts down gracefully on SIGTERM or SIGINT, as a swift-service-lifecycle
 // service (AsyncSocketServiceLifecycle's SocketServerService): it stops accepting, lets every
 // connection send what it has queued (for at most --drain-seconds), closes them and exits 0. The
-// server is a RunLoopSocket on a loop thread of its own, or with --api queue a QueueSocket.
+// server is a RunLoopSocket on a loop thread of its own, or with --api queue a QueueSocket. With
+// --metrics its sockets count into a SocketMetrics (TotalsMetrics.swift keeps the totals in memory),
+// printed once it has shut down.
 //
-//   swift run GracefulEchoServer [--port 7000] [--api runloop|queue] [--drain-seconds 10]
+//   swift run GracefulEchoServer [--port 7000] [--api runloop|queue] [--drain-seconds 10] [--metrics]
 //   nc 127.0.0.1 7000          # then: kill -TERM <pid>
 import AsyncSocketKit
 import AsyncSocketServiceLifecycle
@@ -64,7 +66,7 @@ final class QueueEchoServer: QueueSocketDelegate, @unchecked Sendable {
 
 /// The RunLoopSocket server on a loop thread of its own; the service is made there, as every call on
 /// the listener is. Returns the service, the port and what must stay alive.
-func startRunLoopServer(port: UInt16, drainTimeout: Duration, logger: Logger) throws -> (
+func startRunLoopServer(port: UInt16, drainTimeout: Duration, logger: Logger, metrics: SocketMetrics?) throws -> (
     SocketServerService, UInt16, [AnyObject]
 ) {
     let thread = EventRunLoopThread(name: "GracefulEchoServer")
@@ -73,7 +75,7 @@ func startRunLoopServer(port: UInt16, drainTimeout: Duration, logger: Logger) th
     thread.loop.perform {
         result = Result {
             let server = RunLoopEchoServer()
-            let listener = RunLoopSocket(delegate: server)
+            let listener = RunLoopSocket(delegate: server, metrics: metrics)
             let service = SocketServerService(listener: listener, drainTimeout: drainTimeout, logger: logger)
             try listener.acceptOnInterface("127.0.0.1", port: port)
             return (service, listener.localPort, [server, listener])
@@ -88,19 +90,23 @@ func startRunLoopServer(port: UInt16, drainTimeout: Duration, logger: Logger) th
 var port: UInt16 = 7000
 var api = "runloop"
 var drainSeconds = 10
+var countsMetrics = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--port": port = arguments.next().flatMap { UInt16($0) } ?? port
     case "--api": api = arguments.next() ?? api
     case "--drain-seconds": drainSeconds = arguments.next().flatMap { Int($0) } ?? drainSeconds
+    case "--metrics": countsMetrics = true
     default:
-        say("usage: GracefulEchoServer [--port 7000] [--api runloop|queue] [--drain-seconds 10]")
+        say("usage: GracefulEchoServer [--port 7000] [--api runloop|queue] [--drain-seconds 10] [--metrics]")
         exit(2)
     }
 }
 
 let logger = Logger(label: "GracefulEchoServer")
+let totals = countsMetrics ? TotalsMetrics() : nil
+let metrics = totals.map { SocketMetrics(factory: $0) }
 let drainTimeout = Duration.seconds(drainSeconds)
 let service: SocketServerService
 let listeningPort: UInt16
@@ -111,14 +117,14 @@ do {
     switch api {
     case "queue":
         let server = QueueEchoServer()
-        let listener = QueueSocket(delegate: server, delegateQueue: server.queue)
+        let listener = QueueSocket(delegate: server, delegateQueue: server.queue, metrics: metrics)
         service = SocketServerService(listener: listener, drainTimeout: drainTimeout, logger: logger)
         try listener.accept(onInterface: "127.0.0.1", port: port)
         listeningPort = listener.localPort
         keptAlive = [server, listener]
     case "runloop":
         let (runLoopService, runLoopPort, objects) = try startRunLoopServer(
-            port: port, drainTimeout: drainTimeout, logger: logger)
+            port: port, drainTimeout: drainTimeout, logger: logger, metrics: metrics)
         (service, listeningPort) = (runLoopService, runLoopPort)
         keptAlive = objects
     default:
@@ -134,4 +140,10 @@ say("listening on 127.0.0.1 port \(listeningPort) (\(api)); SIGTERM or SIGINT sh
 let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
 try await group.run()
 say("shut down: every connection closed")
+if let totals {
+    say("metrics:")
+    for line in totals.totals.lines {
+        say("  " + line)
+    }
+}
 _ = keptAlive
