@@ -21,14 +21,21 @@ struct SocketServerServiceTests {
     static let chunks = 512
     static let replySize = chunk.count * chunks
 
+    /// A server on `face` and a raw client that asked for the reply and reads none of it yet: the reply
+    /// is queued in the server's connection.
+    static func replyWaiting(_ face: Face, drainTimeout: Duration) async throws -> (ServerUnderTest, RawPeer) {
+        let server = try await ServerUnderTest.make(face, drainTimeout: drainTimeout)
+        let client = try RawPeer(port: server.port)
+        client.send("go\n")
+        #expect(await eventually { server.replyQueued() })
+        return (server, client)
+    }
+
     @Test("the queued reply arrives whole, then the close; new connections are refused", arguments: Face.allCases)
     func drains(face: Face) async throws {
         try await onNewThread {
             try await testGracefulShutdown { trigger in
-                let server = try await ServerUnderTest.make(face, drainTimeout: .seconds(60))
-                let client = try RawPeer(port: server.port)
-                client.send("go\n")
-                #expect(await eventually { server.replyQueued() })
+                let (server, client) = try await Self.replyWaiting(face, drainTimeout: .seconds(60))
                 let run = RunningService(server)
                 trigger.triggerGracefulShutdown()
                 #expect(await eventually { (try? RawPeer(port: server.port)) == nil }, "the listener still accepts")
@@ -47,10 +54,7 @@ struct SocketServerServiceTests {
     func deadline(face: Face) async throws {
         try await onNewThread {
             try await testGracefulShutdown { trigger in
-                let server = try await ServerUnderTest.make(face, drainTimeout: .milliseconds(200))
-                let client = try RawPeer(port: server.port)
-                client.send("go\n")
-                #expect(await eventually { server.replyQueued() })
+                let (server, client) = try await Self.replyWaiting(face, drainTimeout: .milliseconds(200))
                 let started = ContinuousClock.now
                 let run = RunningService(server)
                 trigger.triggerGracefulShutdown()
@@ -69,15 +73,15 @@ struct SocketServerServiceTests {
     func cancelled(face: Face) async throws {
         try await onNewThread {
             try await testGracefulShutdown { _ in
-                let server = try await ServerUnderTest.make(face, drainTimeout: .seconds(60))
-                let client = try RawPeer(port: server.port)
-                client.send("go\n")
-                #expect(await eventually { server.replyQueued() })
+                let (server, client) = try await Self.replyWaiting(face, drainTimeout: .seconds(60))
                 let run = RunningService(server)
                 run.task.cancel()
                 #expect(await eventually { run.finished })
                 #expect(await eventually { server.connectionClosed() })
                 #expect(await eventually { (try? RawPeer(port: server.port)) == nil })
+                // The client, kept open until here (its own close would end the connection too), reads
+                // the start of the reply and then the close.
+                #expect(client.receive(count: Self.replySize, timeout: 10).count < Self.replySize)
                 await server.tearDown()
             }
         }

@@ -83,31 +83,39 @@ struct SocketMetricsTests {
         }
     }
 
+    /// A QueueSocket listener ("server") whose accepted socket ("child1") echoes, and a client that has
+    /// sent "hello" and read it back; each made with the metrics given.
+    static func queueEcho(
+        _ recorder: QueueRecorder, serverMetrics: SocketMetrics?, clientMetrics: SocketMetrics?
+    ) throws -> (server: QueueSocket, client: QueueSocket) {
+        recorder.onRead = { socket, data, tag in
+            if recorder.label(socket) == "child1" { socket.write(data, withTimeout: -1, tag: tag) }
+        }
+        let server = QueueSocket(delegate: recorder, delegateQueue: recorder.queue, metrics: serverMetrics)
+        recorder.name(server, "server")
+        try server.accept(onInterface: "127.0.0.1", port: 0)
+        let client = QueueSocket(delegate: recorder, delegateQueue: recorder.queue, metrics: clientMetrics)
+        recorder.name(client, "client")
+        try client.connect(toHost: "127.0.0.1", onPort: server.localPort, withTimeout: 10)
+        #expect(waitUntil { client.isConnected && recorder.accepted.first?.isConnected == true })
+        let child = try #require(recorder.accepted.first)
+        child.readData(toLength: 5, withTimeout: -1, tag: 1)
+        client.write(Data("hello".utf8), withTimeout: -1, tag: 2)
+        client.readData(toLength: 5, withTimeout: -1, tag: 3)
+        #expect(waitUntil { recorder.events("client").contains(.read(Data("hello".utf8), tag: 3)) })
+        #expect(waitUntil { recorder.events("child1").contains(.wrote(tag: 1)) })
+        return (server, client)
+    }
+
     @Test("QueueSocket: two open, one accepted, 10 bytes each way, a read timeout, a refused connect")
     func queueSocket() throws {
         let factory = TestMetrics()
         let metrics = SocketMetrics(factory: factory)
         let readings = Readings(factory, face: "QueueSocket", engine: "dispatch")
         let recorder = QueueRecorder()
-        recorder.onRead = { socket, data, tag in
-            if recorder.label(socket) == "child1" { socket.write(data, withTimeout: -1, tag: tag) }
-        }
-        let server = QueueSocket(delegate: recorder, delegateQueue: recorder.queue, metrics: metrics)
-        recorder.name(server, "server")
-        try server.accept(onInterface: "127.0.0.1", port: 0)
-        let client = QueueSocket(delegate: recorder, delegateQueue: recorder.queue, metrics: metrics)
-        recorder.name(client, "client")
-        try client.connect(toHost: "127.0.0.1", onPort: server.localPort, withTimeout: 10)
-        #expect(waitUntil { client.isConnected && recorder.accepted.first?.isConnected == true })
-        let child = try #require(recorder.accepted.first)
+        let (server, client) = try Self.queueEcho(recorder, serverMetrics: metrics, clientMetrics: metrics)
         #expect(waitUntil { readings.open == 2 })
         #expect(readings.counter("connections_accepted_total") == 1)
-
-        child.readData(toLength: 5, withTimeout: -1, tag: 1)
-        client.write(Data("hello".utf8), withTimeout: -1, tag: 2)
-        client.readData(toLength: 5, withTimeout: -1, tag: 3)
-        #expect(waitUntil { recorder.events("client").contains(.read(Data("hello".utf8), tag: 3)) })
-        #expect(waitUntil { recorder.events("child1").contains(.wrote(tag: 1)) })
         #expect(readings.counter("bytes_read_total") == 10)
         #expect(readings.counter("bytes_written_total") == 10)
         #expect(readings.counter("reads_total") == 2)
@@ -163,23 +171,8 @@ struct SocketMetricsTests {
         let factory = TestMetrics()
         let readings = Readings(factory, face: "QueueSocket", engine: "dispatch")
         let recorder = QueueRecorder()
-        recorder.onRead = { socket, data, tag in
-            if recorder.label(socket) == "child1" { socket.write(data, withTimeout: -1, tag: tag) }
-        }
-        let server = QueueSocket(
-            delegate: recorder, delegateQueue: recorder.queue, metrics: SocketMetrics(factory: factory))
-        recorder.name(server, "server")
-        try server.accept(onInterface: "127.0.0.1", port: 0)
-        let client = QueueSocket(delegate: recorder, delegateQueue: recorder.queue)
-        recorder.name(client, "client")
-        try client.connect(toHost: "127.0.0.1", onPort: server.localPort, withTimeout: 10)
-        #expect(waitUntil { client.isConnected && recorder.accepted.first?.isConnected == true })
-        let child = try #require(recorder.accepted.first)
-        child.readData(toLength: 5, withTimeout: -1, tag: 1)
-        client.write(Data("hello".utf8), withTimeout: -1, tag: 2)
-        client.readData(toLength: 5, withTimeout: -1, tag: 3)
-        #expect(waitUntil { recorder.events("client").contains(.read(Data("hello".utf8), tag: 3)) })
-        #expect(waitUntil { recorder.events("child1").contains(.wrote(tag: 1)) })
+        let (server, client) = try Self.queueEcho(
+            recorder, serverMetrics: SocketMetrics(factory: factory), clientMetrics: nil)
         #expect(client.metricHandles == nil)
         #expect(readings.open == 1)
         #expect(readings.counter("bytes_read_total") == 5)
