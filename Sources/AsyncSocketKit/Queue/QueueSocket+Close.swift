@@ -49,24 +49,21 @@ extension QueueSocket {
     func closeWithError(_ error: (any Error)?) {
         guard started else { return }
         log(.debug, "closed", error.map { ["error": .string("\($0)")] } ?? [:])
-        metricHandles?.closed(&countedOpen, failed: error != nil, listening: !listenFDs.isEmpty)
         let keepsDescriptor = closing(with: error)
-        tearDown(keepingDescriptor: keepsDescriptor)
+        tearDown(keepingDescriptor: keepsDescriptor, failed: error != nil)
         notify { [self] in $0.socketDidDisconnect(self, withError: error) }
-        tracker?.remove(self)
     }
 
     /// Closes without telling anyone (the socket is going away).
     func closeWithoutCallback() {
         guard started else { return }
-        metricHandles?.closed(&countedOpen, failed: false, listening: !listenFDs.isEmpty)
-        tearDown()
-        tracker?.remove(self)
+        tearDown(failed: false)
     }
 
     /// `keepingDescriptor`: something else (see `closing(with:)`) holds the connected descriptor and
-    /// closes it.
-    private func tearDown(keepingDescriptor: Bool = false) {
+    /// closes it. `failed`: closed with an error (the metrics count a connect that failed).
+    private func tearDown(keepingDescriptor: Bool = false, failed: Bool) {
+        metricHandles?.closed(&countedOpen, failed: failed, listening: !listenFDs.isEmpty)
         stateIndex += 1
         didTearDown()
         engine.reset()
@@ -118,5 +115,7 @@ extension QueueSocket {
         readableHint = false
         peer = nil
         connectedURL = nil
+        // Closed: a graceful shutdown waiting for this connection stops waiting.
+        tracker?.remove(self)
     }
 }

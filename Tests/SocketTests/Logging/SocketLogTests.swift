@@ -81,26 +81,61 @@ struct SocketLogTests {
     @Test(
         "a listener whose socket breaks: one error line, then debug lines, at most ten accepts a second",
         arguments: RunLoopSocket.Engine.allCases)
-    func brokenListener(engine: RunLoopSocket.Engine) async throws {
-        try await onNewThread {
-            let capture = LogCapture()
-            let recorder = Recorder()
-            let server = RunLoopSocket(delegate: recorder, engine: engine, logger: capture.logger)
-            try server.acceptOnInterface("127.0.0.1", port: 0)
-            // Shut down for reading, a listening socket reports a hang-up for good, and every accept
-            // fails with EINVAL.
-            #expect(shutdown(server.socket4FD, Int32(SHUT_RD)) == 0)
-            #expect(waitUntil { !capture.messages(at: .error).isEmpty })
-            let error = try #require(capture.lines.first { $0.level == .error })
-            #expect(error.message.hasPrefix("accept failed unexpectedly"), "\(error)")
-            #expect(error.metadata["face"] == "RunLoopSocket")
-            #expect(error.metadata["fd"] != nil && error.metadata["local"] != nil, "\(error)")
-            // Half a second more: the listener pauses 0.1 s after each failure instead of spinning.
-            EventRunLoop.current.run(until: Date(timeIntervalSinceNow: 0.5))
-            let failures = capture.lines.filter { $0.message.hasPrefix("accept failed") }
-            #expect(capture.messages(at: .error).count == 1)
-            #expect(failures.count <= 8, "\(failures.count) accept failures in 0.5 s")
-            server.disconnect()
+    func brokenListener(engine: RunLoopSocket.Engine) async {
+        // In a child process (an exit test), alone: a dispatch source on a listening socket shut down
+        // underneath it (the queue core's) has crashed libdispatch's manager thread, in a freed epoll
+        // note, when other dispatch sources were busy in the same process (1 in 5 to 17 runs of this
+        // test beside another suite under ThreadSanitizer; never alone in 25). See Migration/README.md,
+        // "Deliberate differences" (known issue).
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            [engine = engine as RunLoopSocket.Engine] in
+            let problems = try await onNewThread { BrokenListenerScenario.run(engine: engine) }
+            for problem in problems {
+                FileHandle.standardError.write(Data("broken listener problem: \(problem)\n".utf8))
+            }
+            FileHandle.standardError.write(Data("broken listener done\n".utf8))
+            exit(EXIT_SUCCESS)
         }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(errors.contains("broken listener done"), "the child did not finish: \(errors)")
+        for line in errors.split(separator: "\n") where line.hasPrefix("broken listener problem: ") {
+            Issue.record(Comment(rawValue: String(line)))
+        }
+    }
+}
+
+/// The broken-listener scenario, run in the child; it returns what did not hold.
+enum BrokenListenerScenario {
+    static func run(engine: RunLoopSocket.Engine) -> [String] {
+        var problems: [String] = []
+        func check(_ holds: Bool, _ problem: @autoclosure () -> String) {
+            if !holds { problems.append(problem()) }
+        }
+        let capture = LogCapture()
+        let recorder = Recorder()
+        let server = RunLoopSocket(delegate: recorder, engine: engine, logger: capture.logger)
+        do {
+            try server.acceptOnInterface("127.0.0.1", port: 0)
+        } catch {
+            return ["cannot listen: \(error)"]
+        }
+        // Shut down for reading, a listening socket reports a hang-up for good, and every accept
+        // fails with EINVAL.
+        check(shutdown(server.socket4FD, Int32(SHUT_RD)) == 0, "shutdown failed: errno \(errno)")
+        check(waitUntil { !capture.messages(at: .error).isEmpty }, "no error line within 10 s")
+        guard let error = capture.lines.first(where: { $0.level == .error }) else {
+            server.disconnect()
+            return problems
+        }
+        check(error.message.hasPrefix("accept failed unexpectedly"), "error line: \(error)")
+        check(error.metadata["face"] == "RunLoopSocket", "face: \(error)")
+        check(error.metadata["fd"] != nil && error.metadata["local"] != nil, "fd and local: \(error)")
+        // Half a second more: the listener pauses 0.1 s after each failure instead of spinning.
+        EventRunLoop.current.run(until: Date(timeIntervalSinceNow: 0.5))
+        let failures = capture.lines.filter { $0.message.hasPrefix("accept failed") }
+        check(capture.messages(at: .error).count == 1, "error lines: \(capture.messages(at: .error))")
+        check(failures.count <= 8, "\(failures.count) accept failures in 0.5 s")
+        server.disconnect()
+        return problems
     }
 }
