@@ -84,9 +84,9 @@ struct SocketLogTests {
     func brokenListener(engine: RunLoopSocket.Engine) async {
         // In a child process (an exit test), alone: a dispatch source on a listening socket shut down
         // underneath it (the queue core's) has crashed libdispatch's manager thread, in a freed epoll
-        // note, when other dispatch sources were busy in the same process (1 in 5 to 17 runs of this
+        // note, when other dispatch sources were busy in the same process (within 1 to 17 runs of this
         // test beside another suite under ThreadSanitizer; never alone in 25). See Migration/README.md,
-        // "Deliberate differences" (known issue).
+        // "Deliberate differences", QueueSocket (the libdispatch bug).
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             [engine = engine as RunLoopSocket.Engine] in
             let problems = try await onNewThread { BrokenListenerScenario.run(engine: engine) }
