@@ -44,8 +44,10 @@ public struct SocketServerService: Service {
         stopAccepting = { listener.disconnect() }
     }
 
-    /// A service for a `RunLoopSocket` listener; make it on the listener's thread (its loop is where
-    /// the listener is closed at shutdown). `logger` as for a `QueueSocket` listener.
+    /// A service for a `RunLoopSocket` listener; make it on the listener's thread, after any
+    /// `moveToRunLoop(_:)` of the listener: that loop is where the listener is closed at shutdown (a
+    /// listener moved afterwards is not followed). The connections it accepts are followed on whatever
+    /// loop they run. `logger` as for a `QueueSocket` listener.
     public init(listener: RunLoopSocket, drainTimeout: Duration = .seconds(10), logger: Logger? = nil) {
         self.drainTimeout = drainTimeout
         self.logger = logger

@@ -9,6 +9,8 @@ import Testing
 enum Face: String, CaseIterable, CustomTestStringConvertible {
     case queueSocket
     case runLoopNative
+    /// The native engine, each accepted connection moved to a loop of its own once connected.
+    case runLoopMoved
     case runLoopQueueCore
     case async
 
@@ -35,6 +37,7 @@ struct ServerUnderTest: @unchecked Sendable {
         switch face {
         case .queueSocket: return try queueSocket(drainTimeout, executor)
         case .runLoopNative: return try runLoop(.native, drainTimeout, executor)
+        case .runLoopMoved: return try runLoop(.native, drainTimeout, executor, movingConnections: true)
         case .runLoopQueueCore: return try runLoop(.queueCore, drainTimeout, executor)
         case .async: return try await async(drainTimeout, executor)
         }
@@ -67,12 +70,18 @@ struct ServerUnderTest: @unchecked Sendable {
     }
 
     private static func runLoop(
-        _ engine: RunLoopSocket.Engine, _ drainTimeout: Duration, _ executor: ThreadExecutor
+        _ engine: RunLoopSocket.Engine, _ drainTimeout: Duration, _ executor: ThreadExecutor,
+        movingConnections: Bool = false
     ) throws -> ServerUnderTest {
         let thread = EventRunLoopThread(name: "lifecycle-server")
+        let worker = EventRunLoopThread(name: "lifecycle-worker")
         let recorder = Recorder()
         let queued = Atomic<Bool>(false)
         recorder.onAccept = { _, child in child.readData(to: Data("\n".utf8), withTimeout: -1, tag: 0) }
+        if movingConnections {
+            // After the accept sequence: the service learnt the listener's loop for the connection.
+            recorder.onConnect = { socket in socket.moveToRunLoop(worker.loop) }
+        }
         recorder.onRead = { socket, _, _ in
             for tag in 1...SocketServerServiceTests.chunks {
                 socket.write(SocketServerServiceTests.chunk, withTimeout: -1, tag: tag)
@@ -104,6 +113,7 @@ struct ServerUnderTest: @unchecked Sendable {
                     reference.value = nil
                 }
                 thread.terminate()
+                worker.terminate()
                 executor.shutdown()
             })
     }

@@ -50,7 +50,21 @@ enum LegacyAcceptSequence {
         child.tracker = tracker
         let reference = WeakSocketReference(child)
         tracker.add(
-            child, drain: { loop.perform { reference.socket?.disconnectAfterWriting() } },
-            close: { loop.perform { reference.socket?.disconnect() } })
+            child, drain: { onItsLoop(reference, from: loop) { $0.disconnectAfterWriting() } },
+            close: { onItsLoop(reference, from: loop) { $0.disconnect() } })
+    }
+
+    /// Runs `body` with the socket on its loop's thread: performed on `loop`, where it last was, and
+    /// from there after it to the loop it moved to (`moveToRunLoop(_:)`, made on the thread it moved
+    /// from, so its loop is read there). Nothing for a socket gone or closed.
+    private static func onItsLoop(
+        _ reference: WeakSocketReference<RunLoopSocket>, from loop: EventRunLoop,
+        _ body: @escaping @Sendable (RunLoopSocket) -> Void
+    ) {
+        loop.perform {
+            guard let socket = reference.socket, let current = socket.runLoop else { return }
+            guard current === loop else { return onItsLoop(reference, from: current, body) }
+            body(socket)
+        }
     }
 }
