@@ -128,9 +128,11 @@ extension NativeSocketBackend {
         if let owner = callbackOwner, let peer = peerAddress {
             owner.delegateForCallbacks?.onSocket(owner, didConnectToHost: peer.host ?? "", port: peer.port)
         }
-        guard generation == self.generation else { return }
+        // Closed, or moved to another loop by the callback (the move schedules both dequeues there):
+        // nothing more here.
+        guard goesOn(after: generation) else { return }
         maybeDequeueRead()
-        guard generation == self.generation else { return }
+        guard goesOn(after: generation) else { return }
         maybeDequeueWrite()
     }
 

@@ -63,6 +63,40 @@ struct SocketRunLoopTests {
     }
 
     @Test(
+        "moveToRunLoop inside didConnectToHost of an accepted socket: its waiting read completes on the new loop's thread, not the old",
+        arguments: RunLoopSocket.Engine.allCases)
+    func moveInDidConnect(engine: RunLoopSocket.Engine) async throws {
+        let worker = EventRunLoopThread(name: "move-target")
+        defer { worker.terminate() }
+        try await onNewThread {
+            let recorder = Recorder()
+            let server = RunLoopSocket(delegate: recorder, engine: engine)
+            recorder.name(server, "server")
+            try server.acceptOnInterface("127.0.0.1", port: 0)
+            let testThread = pthread_self()
+            let readOnTestThread = Ref<Bool?>(nil)
+            // The read is queued at the accept; the peer's bytes are there before the connection is
+            // reported, so a read pass right after didConnectToHost would complete it at once.
+            recorder.onAccept = { _, child in child.readData(toLength: 5, withTimeout: 10, tag: 1) }
+            recorder.onConnect = { socket in socket.moveToRunLoop(worker.loop) }
+            recorder.onRead = { _, _, _ in readOnTestThread.value = pthread_equal(pthread_self(), testThread) != 0 }
+            let peer = try RawPeer(port: server.localPort)
+            peer.send("hello")
+            #expect(runUntil { recorder.events("child1").contains { if case .connected = $0 { true } else { false } } })
+            #expect(waitUntil { recorder.events("child1").contains(.read(Data("hello".utf8), tag: 1)) })
+            #expect(readOnTestThread.value == false)
+            let child = try #require(recorder.accepted.first)
+            let closed = DispatchSemaphore(value: 0)
+            worker.loop.perform {
+                child.disconnect()
+                closed.signal()
+            }
+            closed.wait()
+            server.disconnect()
+        }
+    }
+
+    @Test(
         "moveToRunLoop mid-stream: nil → false, same → true; no byte lost; later callbacks on the new thread",
         arguments: RunLoopSocket.Engine.allCases)
     func moveMidStream(engine: RunLoopSocket.Engine) async throws {
